@@ -1,0 +1,5 @@
+import { AgentsIndex } from "../components/agents-index/AgentsIndex.tsx";
+
+export default function HomePage() {
+  return <AgentsIndex />;
+}

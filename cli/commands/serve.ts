@@ -1,0 +1,68 @@
+import path from "node:path";
+import { type Command, type CommandIO, type FlagSpec, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
+
+const SERVE_FLAGS: FlagSpec[] = [
+  { name: "dir", type: "string", description: "a project, or a folder of projects", default: "." },
+  { name: "host", type: "string", description: "interface to listen on", default: "127.0.0.1" },
+  { name: "port", type: "string", description: "port to listen on", default: "3000" },
+  { name: "mode", type: "string", description: "single | multi (default: single for a project, multi for a folder)" },
+  { name: "dev", type: "boolean", description: "dev mode: dev routes, every principal's sessions, scripted fallback" },
+  { name: "bearer-token", type: "string", description: "accept Authorization: Bearer <token> (remote access)" },
+  { name: "allow-anonymous", type: "boolean", description: "admit everyone as user:anonymous (demo only)" },
+  { name: "playground", type: "boolean", description: "serve the playground and the agents index (--no-playground)", default: true },
+  { name: "schedules", type: "boolean", description: "fire schedules (--no-schedules)", default: true },
+  { name: "state-root", type: "string", description: "state directory", default: "<dir>/.bdk/state" },
+  { name: "model", type: "string", description: "model id for every agent, overrides BDK_MODEL" },
+];
+
+async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise<number> {
+  const port = Number(stringFlag(args, "port") ?? "3000");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be a port number");
+  const mode = stringFlag(args, "mode");
+  if (mode !== undefined && mode !== "single" && mode !== "multi") throw new UsageError("--mode is single or multi");
+  const log = (line: string) => io.stderr.write(`${line}\n`);
+
+  const { serve } = await import("../../web/serve.ts");
+  const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
+    host: stringFlag(args, "host"),
+    port,
+    mode,
+    dev: dev || args.flags.dev === true,
+    authToken: stringFlag(args, "bearer-token") ?? io.env.BDK_BEARER_TOKEN,
+    allowAnonymous: args.flags["allow-anonymous"] === true,
+    playground: args.flags.playground !== false,
+    stateRoot: stringFlag(args, "state-root"),
+    model: stringFlag(args, "model"),
+    env: io.env,
+    log,
+  });
+  for (const { slug, opened } of handle.agents) {
+    const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;
+    io.stdout.write(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)\n`);
+  }
+  io.stdout.write(`Serving at ${handle.url} — Ctrl-C to stop.\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await handle.close();
+  return 0;
+}
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "Serve a project (or a folder of projects) over HTTP with the playground",
+  usage: "bdk serve [--dir D] [--host H] [--port P] [--mode single|multi] [--dev] [--bearer-token T]",
+  flags: SERVE_FLAGS,
+  run: (args, io) => runServer(args, io, false),
+};
+
+export const devCommand: Command = {
+  name: "dev",
+  summary: "serve --dev: dev routes, scripted-model fallback, every principal's sessions",
+  usage: "bdk dev [--dir D] [--port P] [serve flags]",
+  flags: SERVE_FLAGS,
+  run: (args, io) => runServer(args, io, true),
+};

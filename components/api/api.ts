@@ -1,0 +1,88 @@
+import { apiFetch, apiJson, jsonBody } from "./http.ts";
+import { readNdjson } from "./ndjson.ts";
+import type {
+  AgentInfo,
+  AnyBdkEvent,
+  CreateSessionResponse,
+  EvalRun,
+  EvalSummary,
+  FollowUpResponse,
+  LogLine,
+  PendingApproval,
+  SessionSummary,
+  SessionsResponse,
+} from "./types.ts";
+
+/** The API base of a playground page: `/acme/playground` → `/acme`, `/playground` → ``. */
+export function apiBaseFromPath(pathname: string): string {
+  return pathname.replace(/\/+$/, "").replace(/\/playground$/, "");
+}
+
+const enc = encodeURIComponent;
+
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== "") search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+/** Typed wrappers over one agent's `/v1` routes. */
+export function createApi(base: string) {
+  const v1 = (path: string) => `${base}/v1${path}`;
+
+  async function readEvents(url: string, onEvent: (event: AnyBdkEvent) => void, signal?: AbortSignal) {
+    const res = await apiFetch(url, { signal, headers: { Accept: "application/x-ndjson" } });
+    await readNdjson(res, (value) => onEvent(value as AnyBdkEvent));
+  }
+
+  return {
+    base,
+    url: v1,
+    info: (signal?: AbortSignal) => apiJson<AgentInfo>(v1("/info"), { signal }),
+
+    createSession: (message: string) => apiJson<CreateSessionResponse>(v1("/session"), jsonBody("POST", { message })),
+    followUp: (sessionId: string, message: string, continuationToken: string) =>
+      apiJson<FollowUpResponse>(v1(`/session/${enc(sessionId)}`), jsonBody("POST", { message, continuationToken })),
+    stop: (sessionId: string) => apiJson<{ ok: boolean; status?: string }>(v1(`/session/${enc(sessionId)}/stop`), jsonBody("POST")),
+    session: (sessionId: string, signal?: AbortSignal) =>
+      apiJson<{ ok: boolean; session: SessionSummary }>(v1(`/session/${enc(sessionId)}`), { signal }),
+    sessions: (params: { q?: string; limit?: number }, signal?: AbortSignal) =>
+      apiJson<SessionsResponse>(v1(`/sessions${query(params)}`), { signal }),
+
+    /** The NDJSON dump from `startIndex`, then closes. */
+    events: (sessionId: string, startIndex: number, onEvent: (event: AnyBdkEvent) => void, signal?: AbortSignal) =>
+      readEvents(v1(`/session/${enc(sessionId)}/events${query({ startIndex })}`), onEvent, signal),
+    /** Replays from `startIndex`, then follows live until the server closes or `signal` aborts. */
+    stream: (sessionId: string, startIndex: number, onEvent: (event: AnyBdkEvent) => void, signal?: AbortSignal) =>
+      readEvents(v1(`/session/${enc(sessionId)}/stream${query({ startIndex })}`), onEvent, signal),
+
+    approvals: (signal?: AbortSignal) => apiJson<{ ok: boolean; approvals: PendingApproval[] }>(v1("/approvals"), { signal }),
+    resolveApproval: (sessionId: string, approvalId: string, approved: boolean, reason?: string) =>
+      apiJson<{ ok: boolean }>(
+        v1(`/session/${enc(sessionId)}/approvals/${enc(approvalId)}`),
+        jsonBody("POST", reason ? { approved, reason } : { approved }),
+      ),
+
+    logs: (since: string | undefined, signal?: AbortSignal) =>
+      apiJson<{ ok: boolean; logs: LogLine[] }>(v1(`/logs${query({ since })}`), { signal }),
+
+    evals: (signal?: AbortSignal) => apiJson<{ ok: boolean; evals: EvalSummary[] }>(v1("/evals"), { signal }),
+    evalRuns: (signal?: AbortSignal) => apiJson<{ ok: boolean; runs: EvalRun[] }>(v1("/evals/runs"), { signal }),
+    evalRun: (runId: string, signal?: AbortSignal) =>
+      apiJson<{ ok: boolean; run: EvalRun; cases?: EvalRun["cases"] }>(v1(`/evals/runs/${enc(runId)}`), { signal }),
+    startEvalRun: (selection: { ids?: string[]; tags?: string[] }) =>
+      apiJson<{ ok: boolean; runId?: string; run?: EvalRun; id?: string }>(v1("/evals/runs"), jsonBody("POST", selection)),
+
+    fireSchedule: (name: string) =>
+      apiJson<{ ok?: boolean; scheduleId: string; sessionIds: string[] }>(v1(`/dev/schedules/${enc(name)}`), jsonBody("POST")),
+
+    /** Mount path of a custom channel route (`/v1/channels/<id>/<route>`). */
+    channelRouteUrl: (channelId: string, path: string) => {
+      const suffix = !path || path === "/" ? "" : path.startsWith("/") ? path : `/${path}`;
+      return v1(`/channels/${enc(channelId)}${suffix}`);
+    },
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

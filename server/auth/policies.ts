@@ -1,0 +1,67 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Principal } from "../protocol/events.ts";
+
+/** The auth policies of spec/http-api.md, as plain descriptors (channels may list their own). */
+export type AuthPolicy = { kind: "localDevStrict" } | { kind: "bearer"; token: string } | { kind: "anonymous" };
+
+/** What the server knows of a request's origin: the socket peer and the headers. */
+export interface RequestFacts {
+  peer: string | undefined;
+  headers: Headers;
+}
+
+export type AuthResult =
+  | { ok: true; principal: Principal; policy: AuthPolicy["kind"] }
+  | { ok: false; status: 401 | 403; message: string };
+
+const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "via"];
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return plain === "::1" || plain.startsWith("127.");
+}
+
+/** `service:bearer-<8 hex of the token's hash>`: stable per token, reveals nothing of it. */
+export function bearerPrincipal(token: string): Principal {
+  return { type: "service", id: `bearer-${createHash("sha256").update(token).digest("hex").slice(0, 8)}` };
+}
+
+function bearerMatches(expected: string, header: string | null): boolean {
+  if (!header?.startsWith("Bearer ")) return false;
+  const given = createHash("sha256").update(header.slice(7).trim()).digest();
+  return timingSafeEqual(given, createHash("sha256").update(expected).digest());
+}
+
+/** The first policy that accepts sets the principal. */
+export function authenticate(policies: readonly AuthPolicy[], facts: RequestFacts): AuthResult {
+  let forwarded = false;
+  for (const policy of policies) {
+    switch (policy.kind) {
+      case "anonymous":
+        return { ok: true, principal: { type: "user", id: "anonymous" }, policy: policy.kind };
+      case "bearer":
+        if (bearerMatches(policy.token, facts.headers.get("authorization"))) {
+          return { ok: true, principal: bearerPrincipal(policy.token), policy: policy.kind };
+        }
+        break;
+      case "localDevStrict": {
+        forwarded = FORWARDING_HEADERS.some((name) => facts.headers.has(name));
+        if (!forwarded && isLoopback(facts.peer)) {
+          return { ok: true, principal: { type: "user", id: "local" }, policy: policy.kind };
+        }
+        break;
+      }
+    }
+  }
+  if (policies.some((policy) => policy.kind === "bearer")) {
+    return { ok: false, status: 401, message: "A valid bearer token is required: send Authorization: Bearer <token>." };
+  }
+  return {
+    ok: false,
+    status: 403,
+    message: forwarded
+      ? "localDevStrict refuses proxied requests (forwarding headers present): start the server with --bearer-token for remote access."
+      : "localDevStrict admits direct loopback requests only: start the server with --bearer-token for remote access.",
+  };
+}

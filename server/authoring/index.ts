@@ -1,0 +1,6 @@
+/** The root authoring entry point (`@cursor/bdk`, `bdk`). */
+export { defineAgent, type AgentDefinition } from "./agent.ts";
+export { defineInstructions, type InstructionsDefinition } from "./instructions.ts";
+export { prompt, type PromptTag } from "./prompt.ts";
+export { defineTool, type ToolContext, type ToolDefinition, type ToolExecuteResult, type ToolResultContent } from "./tools.ts";
+export type { HostMcpCallResult, JsonObject, JsonSchemaObject, JsonValue, ModelSetting } from "./types.ts";

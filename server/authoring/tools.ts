@@ -1,0 +1,63 @@
+import { brand } from "./brand.ts";
+import type { ArtifactsApi, HostServices, JsonSchemaObject } from "./types.ts";
+
+/** Anything with zod's `safeParse` and its inferred output type (zod 3 or 4). */
+export interface ZodLike<Output = unknown> {
+  safeParse(value: unknown): { success: true; data: Output } | { success: false; error: unknown };
+  readonly _output?: Output;
+}
+
+/** The input type `execute` receives: inferred from a zod schema, loose for JSON Schema. */
+export type InferToolInput<Schema> = Schema extends ZodLike<infer Output>
+  ? Output
+  : Schema extends JsonSchemaObject
+    ? Record<string, unknown>
+    : Record<string, never>;
+
+export type ToolResultContent =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string };
+
+/** Either any JSON-serialisable value or the content envelope. */
+export type ToolExecuteResult = unknown | { content: ToolResultContent[]; isError?: boolean };
+
+export interface ToolContext {
+  session: { id: string; purpose?: string; dryRun?: boolean };
+  /** Absent on direct calls (no model turn). */
+  toolCallId?: string;
+  now(): Date;
+  workspaceDir: string;
+  /** Fires when the turn is stopped or preempted. */
+  abortSignal: AbortSignal;
+  artifacts: ArtifactsApi;
+  host: HostServices;
+}
+
+export type ToolEffect = "read" | "write";
+
+export interface ToolDefinition<Schema = undefined, Output = unknown> {
+  description: string;
+  inputSchema?: Schema;
+  outputSchema?: ZodLike<Output>;
+  execute: (input: InferToolInput<Schema>, ctx: ToolContext) => Output | Promise<Output>;
+  execution?: "server" | "agent";
+  effect?: ToolEffect | ((input: InferToolInput<Schema>) => ToolEffect);
+  needsApproval?: boolean | ((input: InferToolInput<Schema>, ctx: ToolContext) => boolean | Promise<boolean>);
+  dryRunResult?: (input: InferToolInput<Schema>) => unknown;
+}
+
+/**
+ * One tool per file under `bot/tools/<name>.ts`; the file name is the tool name.
+ *
+ * @example
+ * export default defineTool({
+ *   description: "Inspect a pull request.",
+ *   inputSchema: z.object({ prUrl: z.string().url() }),
+ *   async execute({ prUrl }) { return { prUrl }; },
+ * });
+ */
+export function defineTool<Schema extends ZodLike | JsonSchemaObject | undefined = undefined, Output = unknown>(
+  definition: ToolDefinition<Schema, Output>,
+): ToolDefinition<Schema, Output> {
+  return brand("tool", definition);
+}

@@ -1,0 +1,96 @@
+/** Shared authoring types: JSON values, model settings, the host surface tools and handlers see. */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A plain JSON Schema object (passed to the model as is). */
+export interface JsonSchemaObject {
+  type?: string | string[];
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** `"grok-4.5"` or `{ id, params: [{ id: "effort", value: "high" }] }`. */
+export type ModelSetting = string | { id: string; params?: { id: string; value: string }[] };
+
+/** The raw MCP `CallToolResult` returned by `ctx.host.mcp.callTool`. */
+export interface HostMcpCallResult {
+  content: Array<{ type: string; text?: string; data?: string; mimeType?: string; [key: string]: unknown }>;
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface KvStore {
+  get(key: string): Promise<JsonValue | undefined>;
+  put(key: string, value: JsonValue): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface Artifact {
+  id: string;
+  kind: string;
+  key: string;
+  title: string;
+  data?: unknown;
+  contentType?: string;
+  sessionId?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ArtifactTagInput {
+  kind: string;
+  key: string;
+  title: string;
+  data?: unknown;
+  contents?: string;
+  contentType?: string;
+}
+
+export interface ArtifactsApi {
+  tag(artifact: ArtifactTagInput): Promise<{ id: string }>;
+  list(filter?: { kind?: string; key?: string }): Promise<Artifact[]>;
+}
+
+export interface ReminderInput {
+  purpose?: string;
+  channelId?: string;
+  continuationToken?: string;
+  delay?: string;
+  at?: string;
+  every?: string;
+  cron?: string;
+  prompt?: string;
+  until?: string;
+  handler?: unknown;
+  args?: JsonObject;
+  run?: (args: { args: JsonObject; followup(input: { message: string }): Promise<void> }) => unknown;
+}
+
+export interface ReminderRecord {
+  id: string;
+  purpose?: string;
+  channelId?: string;
+  continuationToken?: string;
+  nextFireAt?: string;
+  [key: string]: unknown;
+}
+
+export interface RemindersApi {
+  create(input: ReminderInput): Promise<{ id: string }>;
+  list(filter?: { continuationToken?: string }): Promise<ReminderRecord[]>;
+  cancel(id: string): Promise<void>;
+}
+
+export interface HostServices {
+  kv: KvStore;
+  mcp: {
+    names(): string[];
+    callTool(connection: string, tool: string, args?: Record<string, unknown>): Promise<HostMcpCallResult>;
+  };
+  github: { getOctokit(): Promise<unknown> };
+  reminders: RemindersApi;
+  otel: { increment(name: string, valueOrAttrs?: number | Record<string, unknown>, attrs?: Record<string, unknown>): void };
+}

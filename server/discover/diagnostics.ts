@@ -1,0 +1,54 @@
+/** What discovery and loading report about a project. File paths are relative to the project (`bot/tools/x.ts`). */
+export type DiagnosticSeverity = "error" | "warning";
+
+export type DiagnosticCode =
+  | "missing_bot_dir"
+  | "legacy_dir_ignored"
+  | "missing_instructions"
+  | "empty_instructions"
+  | "multiple_forms"
+  | "unknown_directory"
+  | "unknown_file"
+  | "evals_inside_bot"
+  | "subagent_capability_ignored"
+  | "invalid_name"
+  | "duplicate_name"
+  | "wrong_export"
+  | "import_failed"
+  | "invalid_definition"
+  | "invalid_input_schema"
+  | "missing_description"
+  | "invalid_frontmatter"
+  | "invalid_cron"
+  | "unset_env"
+  | "invalid_extension"
+  | "missing_evals_config"
+  | "invalid_eval"
+  | "duplicate_eval_case"
+  | "invalid_slug";
+
+export interface Diagnostic {
+  severity: DiagnosticSeverity;
+  code: DiagnosticCode;
+  message: string;
+  file?: string;
+  line?: number;
+  hint?: string;
+}
+
+/** Collects diagnostics in the order they are found. */
+export class DiagnosticList {
+  readonly items: Diagnostic[] = [];
+
+  error(code: DiagnosticCode, message: string, extra: Omit<Diagnostic, "severity" | "code" | "message"> = {}): void {
+    this.items.push({ severity: "error", code, message, ...extra });
+  }
+
+  warning(code: DiagnosticCode, message: string, extra: Omit<Diagnostic, "severity" | "code" | "message"> = {}): void {
+    this.items.push({ severity: "warning", code, message, ...extra });
+  }
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((diagnostic) => diagnostic.severity === "error");
+}

@@ -1,0 +1,50 @@
+/**
+ * Single project or a folder of projects (a multi-agent host mounting each
+ * child at `/<slug>/...`).
+ */
+import path from "node:path";
+import { DiagnosticList, type Diagnostic } from "./diagnostics.ts";
+import { listDir } from "./paths.ts";
+import { findBotDir } from "./project.ts";
+
+export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+export const RESERVED_SLUGS = ["v1", "playground", "docs"] as const;
+
+export interface HostAgent {
+  slug: string;
+  dir: string;
+}
+
+export type HostLayout =
+  | { kind: "single"; dir: string; diagnostics: Diagnostic[] }
+  | { kind: "multi"; dir: string; agents: HostAgent[]; diagnostics: Diagnostic[] }
+  | { kind: "empty"; dir: string; diagnostics: Diagnostic[] };
+
+export function slugProblem(slug: string): string | undefined {
+  if (!SLUG_PATTERN.test(slug)) return `"${slug}" is not a valid agent slug (letters, digits, _ and -, starting with a letter or digit)`;
+  if ((RESERVED_SLUGS as readonly string[]).includes(slug)) return `"${slug}" is reserved and cannot be an agent slug`;
+  return undefined;
+}
+
+export function discoverHost(dir: string): HostLayout {
+  const root = path.resolve(dir);
+  if (findBotDir(root).botDir) return { kind: "single", dir: root, diagnostics: [] };
+
+  const diagnostics = new DiagnosticList();
+  const agents: HostAgent[] = [];
+  for (const entry of listDir(root)) {
+    if (entry.kind !== "dir" || entry.name === "node_modules") continue;
+    const child = path.join(root, entry.name);
+    if (!findBotDir(child).botDir) continue;
+    const problem = slugProblem(entry.name);
+    if (problem) diagnostics.error("invalid_slug", problem, { file: `${entry.name}/`, hint: "Rename the folder." });
+    else agents.push({ slug: entry.name, dir: child });
+  }
+  if (agents.length === 0 && diagnostics.items.length === 0) {
+    diagnostics.error("missing_bot_dir", "neither a project (bot/ folder) nor a folder of projects", {
+      hint: "Point --dir at a folder containing bot/, or at a folder whose subfolders do.",
+    });
+    return { kind: "empty", dir: root, diagnostics: diagnostics.items };
+  }
+  return { kind: "multi", dir: root, agents, diagnostics: diagnostics.items };
+}

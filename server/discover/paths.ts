@@ -1,0 +1,52 @@
+/** File-name conventions shared by the discovery walkers. */
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+export const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
+
+/** Tool, skill, connection, channel, schedule and reminder names. */
+export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function moduleStem(fileName: string): string | undefined {
+  if (/\.d\.m?ts$/.test(fileName)) return undefined;
+  const extension = MODULE_EXTENSIONS.find((candidate) => fileName.endsWith(candidate));
+  return extension ? fileName.slice(0, -extension.length) : undefined;
+}
+
+export interface DirEntry {
+  name: string;
+  kind: "file" | "dir";
+}
+
+/** Directory entries (symlinks followed) sorted by name, without dotfiles. A missing directory is empty. */
+export function listDir(absoluteDir: string): DirEntry[] {
+  let names: string[];
+  try {
+    names = readdirSync(absoluteDir);
+  } catch {
+    return [];
+  }
+  const entries: DirEntry[] = [];
+  for (const name of names.sort()) {
+    if (name.startsWith(".")) continue;
+    try {
+      const stats = statSync(path.join(absoluteDir, name));
+      if (stats.isDirectory()) entries.push({ name, kind: "dir" });
+      else if (stats.isFile()) entries.push({ name, kind: "file" });
+    } catch {
+      // A dangling symlink provides nothing.
+    }
+  }
+  return entries;
+}
+
+/** Every file below a directory, as `/`-separated paths relative to it, sorted. */
+export function listFilesRecursive(absoluteDir: string, prefix = ""): string[] {
+  const files: string[] = [];
+  for (const entry of listDir(absoluteDir)) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.kind === "dir") files.push(...listFilesRecursive(path.join(absoluteDir, entry.name), relative));
+    else files.push(relative);
+  }
+  return files;
+}

@@ -1,0 +1,69 @@
+import type { ModelMessage, ToolModelMessage } from "ai";
+import type { AnyBdkEvent, ToolAction } from "../protocol/events.ts";
+import { toModelOutput } from "./execute-tool.ts";
+
+/**
+ * Rebuilds the conversation the model saw from a session's events, so a
+ * session continues after a restart with no other copy of its messages.
+ * Tool calls without a result (an interrupted step) are left out: providers
+ * refuse a call with no answer.
+ */
+export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  let text = "";
+  let calls: ToolAction[] = [];
+  const results = new Map<string, { output: unknown; isError: boolean; name: string }>();
+
+  const flushStep = () => {
+    const answered = calls.filter((call) => results.has(call.toolCallId));
+    if (text || answered.length > 0) {
+      messages.push({
+        role: "assistant",
+        content: [
+          ...(text ? [{ type: "text" as const, text }] : []),
+          ...answered.map((call) => ({
+            type: "tool-call" as const,
+            toolCallId: call.toolCallId,
+            toolName: call.name,
+            input: call.input,
+          })),
+        ],
+      });
+    }
+    if (answered.length > 0) {
+      const content: ToolModelMessage["content"] = answered.map((call) => {
+        const result = results.get(call.toolCallId)!;
+        return { type: "tool-result", toolCallId: call.toolCallId, toolName: call.name, output: toModelOutput(result) };
+      });
+      messages.push({ role: "tool", content });
+    }
+    text = "";
+    calls = [];
+    results.clear();
+  };
+
+  for (const event of events) {
+    switch (event.type) {
+      case "message.received":
+        flushStep();
+        messages.push({ role: "user", content: event.data.message });
+        break;
+      case "message.completed":
+        text = event.data.text;
+        break;
+      case "actions.requested":
+        calls.push(...event.data.actions);
+        break;
+      case "action.result":
+        results.set(event.data.toolCallId, event.data);
+        break;
+      case "step.completed":
+      case "turn.failed":
+      case "turn.completed":
+        flushStep();
+        break;
+    }
+  }
+  flushStep();
+  return messages;
+}

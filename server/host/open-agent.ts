@@ -1,0 +1,105 @@
+import path from "node:path";
+import type { Diagnostic } from "../discover/diagnostics.ts";
+import type { ModelCandidate } from "../harness/run-turn.ts";
+import { loadAgent } from "../load/load-agent.ts";
+import type { ResolvedAgent } from "../load/types.ts";
+import { isModelUnavailableError, resolveModelChain } from "../models/index.ts";
+import { SessionRuntime } from "../sessions/session-runtime.ts";
+import { openStore, type Store } from "../store/index.ts";
+import { createLogger, type Logger } from "./logger.ts";
+
+export interface OpenAgentOptions {
+  /** Default `<project>/.bdk/state`. */
+  stateRoot?: string;
+  env?: Record<string, string | undefined>;
+  /** Dev mode: a missing model credential falls back to the scripted model, loudly. */
+  dev?: boolean;
+  /** `--model`: wins over BDK_MODEL and the agent's own setting. */
+  model?: string;
+  /** Where human-readable log lines go (the terminal of `bdk serve`). */
+  echo?: (line: string) => void;
+}
+
+export interface OpenedAgent {
+  agent: ResolvedAgent;
+  runtime: SessionRuntime;
+  store: Store;
+  logger: Logger;
+  stateRoot: string;
+  diagnostics: Diagnostic[];
+  close(): Promise<void>;
+}
+
+export class AgentLoadError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(
+      `the agent has errors:\n${diagnostics
+        .filter((diagnostic) => diagnostic.severity === "error")
+        .map((diagnostic) => `  ${diagnostic.file ?? ""}  ${diagnostic.message}`)
+        .join("\n")}`,
+    );
+    this.name = "AgentLoadError";
+  }
+}
+
+export function defaultStateRoot(projectDir: string): string {
+  return path.join(projectDir, ".bdk", "state");
+}
+
+/**
+ * Loads a project, opens its state store and recovers interrupted turns:
+ * everything a command or a server needs to run sessions of one agent.
+ */
+export async function openAgent(projectDir: string, options: OpenAgentOptions = {}): Promise<OpenedAgent> {
+  const dir = path.resolve(projectDir);
+  const loaded = await loadAgent(dir);
+  if (!loaded.agent || loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) {
+    throw new AgentLoadError(loaded.diagnostics);
+  }
+  const agent = loaded.agent;
+  const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
+  const store = openStore(stateRoot);
+  const logger = createLogger(store, options.echo);
+  const env = options.env ?? process.env;
+
+  const resolveModels = (current: ResolvedAgent): ModelCandidate[] => {
+    const chain = resolveModelChain(current.config.model, current.config.modelFallbacks ?? [], {
+      env,
+      agentName: current.name,
+      dev: options.dev,
+      override: options.model,
+    });
+    for (const candidate of chain) {
+      if (candidate.fellBackToScripted) {
+        logger.warn(`No credential for the configured model: using the offline scripted model instead.`, {
+          model: candidate.requestedId ?? candidate.id,
+        });
+      }
+    }
+    return chain;
+  };
+
+  const runtime = new SessionRuntime({
+    agent,
+    store,
+    stateRoot,
+    logger,
+    resolveModels,
+    isModelUnavailable: isModelUnavailableError,
+  });
+  const recovered = runtime.recover();
+  if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
+
+  return {
+    agent,
+    runtime,
+    store,
+    logger,
+    stateRoot,
+    diagnostics: loaded.diagnostics,
+    async close() {
+      await runtime.close();
+      store.close();
+    },
+  };
+}

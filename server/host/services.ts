@@ -1,0 +1,75 @@
+import type { ArtifactsApi, HostServices, JsonValue } from "../authoring/types.ts";
+import { BdkError } from "../protocol/errors.ts";
+import type { Store } from "../store/index.ts";
+import type { Logger } from "./logger.ts";
+
+/**
+ * The `host` object tools, channel handlers and schedules receive. Services
+ * whose capability is not configured fail with a message naming what to set.
+ */
+export function createHostServices(options: { agentName: string; store: Store; logger: Logger }): HostServices {
+  const { agentName, store, logger } = options;
+  return {
+    kv: {
+      async get(key) {
+        return store.kv.get(agentName, key) as JsonValue | undefined;
+      },
+      async put(key, value) {
+        store.kv.put(agentName, key, value);
+      },
+      async delete(key) {
+        store.kv.delete(agentName, key);
+      },
+    },
+    mcp: {
+      names: () => [],
+      async callTool(connection) {
+        throw new BdkError("not_found", `No MCP connection named "${connection}".`);
+      },
+    },
+    github: {
+      async getOctokit() {
+        throw new BdkError("not_ready", "GitHub access needs the GitHub channel pack and GITHUB_TOKEN.");
+      },
+    },
+    reminders: {
+      async create() {
+        throw new BdkError("not_ready", "Reminders are not available in this process.");
+      },
+      async list() {
+        return [];
+      },
+      async cancel() {},
+    },
+    otel: {
+      increment(name, valueOrAttrs, attrs) {
+        const value = typeof valueOrAttrs === "number" ? valueOrAttrs : 1;
+        const attributes = typeof valueOrAttrs === "object" ? valueOrAttrs : attrs;
+        logger.debug("metric", { name, value, ...attributes });
+      },
+    },
+  };
+}
+
+/** Artifacts are stored per agent; kinds are checked once a registry exists (see harness issue). */
+export function createArtifactsApi(store: Store, sessionId: string | undefined): ArtifactsApi {
+  return {
+    async tag(input) {
+      const row = store.artifacts.upsert({ ...input, sessionId: sessionId ?? null });
+      return { id: row.id };
+    },
+    async list(filter) {
+      return store.artifacts.list(filter ?? {}).map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        key: row.key,
+        title: row.title,
+        data: row.data,
+        contentType: row.contentType ?? undefined,
+        sessionId: row.sessionId ?? undefined,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+      }));
+    },
+  };
+}

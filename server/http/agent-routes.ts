@@ -1,0 +1,182 @@
+import { z } from "zod";
+import type { OpenedAgent } from "../host/open-agent.ts";
+import { projectInfo } from "../discover/info.ts";
+import { BdkError } from "../protocol/errors.ts";
+import type { Principal } from "../protocol/events.ts";
+import type { SessionRow } from "../store/types.ts";
+import { readJsonBody } from "./body.ts";
+import { toNdjson, eventStream, NDJSON_HEADERS } from "./ndjson.ts";
+import { json } from "./respond.ts";
+
+/** Everything a route handler needs; built by the host after auth. */
+export interface AgentRequest {
+  request: Request;
+  params: Record<string, string>;
+  opened: OpenedAgent;
+  principal: Principal;
+  /** Dev on loopback or anonymous: session lists show every principal. */
+  seesAll: boolean;
+  /** `/<slug>` in multi-agent mode, empty in single mode. */
+  basePath: string;
+}
+
+export type AgentRouteHandler = (req: AgentRequest) => Promise<Response>;
+
+const createSessionBody = z.object({
+  message: z.string().min(1),
+  title: z.string().max(200).optional(),
+  workspaceFiles: z.record(z.string(), z.string()).optional(),
+  mode: z.enum(["chat", "task"]).optional(),
+});
+
+const followUpBody = z.object({
+  message: z.string().min(1),
+  continuationToken: z.string().min(1),
+  admission: z.enum(["preempt", "coalesce"]).optional(),
+  workspaceFiles: z.record(z.string(), z.string()).optional(),
+});
+
+const toolCallBody = z.object({ input: z.unknown().optional(), sessionId: z.string().optional() });
+
+function sessionJson(session: SessionRow) {
+  return {
+    id: session.id,
+    title: session.title,
+    mode: session.mode,
+    status: session.status,
+    principal: session.principal,
+    channel: session.channel,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    lastIndex: session.lastIndex,
+    usage: session.usage,
+  };
+}
+
+function indexParam(url: URL, name: string): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === "") return 0;
+  const value = Number(raw);
+  if (!Number.isInteger(value)) throw new BdkError("invalid_request", `${name} must be an integer, got "${raw}".`);
+  return value;
+}
+
+/** `/v1/*` of one agent, keyed by route name (the app/ route files name them). */
+export const agentRoutes = {
+  async createSession({ request, opened, principal, basePath }) {
+    const body = await readJsonBody(request, createSessionBody);
+    const handle = opened.runtime.startSession({
+      message: body.message,
+      title: body.title,
+      mode: body.mode,
+      principal,
+      channel: "http",
+    });
+    return json(
+      {
+        ok: true,
+        sessionId: handle.sessionId,
+        continuationToken: handle.continuationToken,
+        turnId: handle.turnId,
+        playgroundUrl: `${basePath}/playground?sessionId=${handle.sessionId}`,
+        traceUrl: `${basePath}/v1/session/${handle.sessionId}/stream?startIndex=0`,
+      },
+      202,
+    );
+  },
+
+  async followUp({ request, params, opened, principal }) {
+    const body = await readJsonBody(request, followUpBody);
+    const handle = opened.runtime.followUp(params.id, {
+      message: body.message,
+      continuationToken: body.continuationToken,
+      admission: body.admission,
+      principal,
+      rotateToken: true,
+    });
+    return json(
+      { ok: true, sessionId: handle.sessionId, continuationToken: handle.continuationToken, turnId: handle.turnId },
+      202,
+    );
+  },
+
+  async stop({ params, opened, principal }) {
+    const status = opened.runtime.stop(params.id, principal);
+    return json({ ok: true, status }, status === "stopping" ? 202 : 200);
+  },
+
+  async getSession({ params, opened, principal }) {
+    return json({ ok: true, session: sessionJson(opened.runtime.getSession(params.id, principal)) });
+  },
+
+  async deleteSession({ params, opened, principal }) {
+    opened.runtime.deleteSession(params.id, principal);
+    return json({ ok: true });
+  },
+
+  async listSessions({ request, opened, principal, seesAll }) {
+    const url = new URL(request.url);
+    const limit = Math.min(Math.max(Number(url.searchParams.get("limit") ?? "50") || 50, 1), 200);
+    const page = opened.runtime.listSessions({
+      principalId: seesAll ? undefined : principal.id,
+      q: url.searchParams.get("q") ?? undefined,
+      limit,
+      cursor: url.searchParams.get("cursor") ?? undefined,
+    });
+    return json({ ok: true, sessions: page.sessions.map(sessionJson), nextCursor: page.nextCursor ?? null });
+  },
+
+  async stream({ request, params, opened, principal }) {
+    const url = new URL(request.url);
+    const from = indexParam(url, "startIndex");
+    if (url.searchParams.get("follow") === "false") {
+      const events = opened.runtime.events(params.id, principal, from);
+      return new Response(toNdjson(events), { headers: NDJSON_HEADERS });
+    }
+    opened.runtime.getSession(params.id, principal);
+    const body = eventStream({
+      subscribe: (deliver) => opened.runtime.follow(params.id, principal, from, deliver),
+      signal: request.signal,
+    });
+    return new Response(body, { headers: NDJSON_HEADERS });
+  },
+
+  async events({ request, params, opened, principal }) {
+    const events = opened.runtime.events(params.id, principal, indexParam(new URL(request.url), "startIndex"));
+    return new Response(toNdjson(events), { headers: NDJSON_HEADERS });
+  },
+
+  async listTools({ opened }) {
+    const tools = opened.runtime.agent.tools
+      .filter((tool) => tool.execution === "server")
+      .map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputJsonSchema,
+        effect: tool.effectLabel,
+        needsApproval: tool.needsApprovalLabel,
+      }));
+    return json({ ok: true, tools });
+  },
+
+  async callTool({ request, params, opened, principal }) {
+    const body = await readJsonBody(request, toolCallBody);
+    const outcome = await opened.runtime.callTool(params.name, body.input ?? {}, {
+      sessionId: body.sessionId,
+      principal,
+    });
+    return json({ ok: true, isError: outcome.isError, result: outcome.output });
+  },
+
+  async info({ opened }) {
+    return json(projectInfo(opened.runtime.agent, opened.diagnostics));
+  },
+
+  async logs({ request, opened }) {
+    const url = new URL(request.url);
+    const logs = opened.store.logs.list({ since: url.searchParams.get("since") ?? undefined, limit: 500 });
+    return json({ ok: true, logs: logs.map((row) => ({ at: row.at, level: row.level, msg: row.msg, ...row.data })) });
+  },
+} satisfies Record<string, AgentRouteHandler>;
+
+export type AgentRouteName = keyof typeof agentRoutes;

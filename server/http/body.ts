@@ -1,0 +1,50 @@
+import type { z } from "zod";
+import { BdkError } from "../protocol/errors.ts";
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Reads the body up to `limit` bytes; past it, 413 without reading the rest. */
+export async function readBodyText(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Parses a JSON body against a schema; the error message names the field. */
+export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, limit?: number): Promise<z.output<S>> {
+  const text = await readBodyText(request, limit);
+  let value: unknown;
+  try {
+    value = text.trim() === "" ? {} : JSON.parse(text);
+  } catch (error) {
+    throw new BdkError("invalid_request", `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new BdkError("invalid_request", describeIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
+function tooLarge(limit: number): BdkError {
+  return new BdkError("payload_too_large", `The request body is larger than ${limit} bytes.`);
+}

@@ -1,0 +1,109 @@
+/**
+ * The session event vocabulary (spec/runtime.md "Events").
+ *
+ * Every event is one NDJSON line with this envelope. `index` starts at 0 and
+ * grows by exactly one within a session, across restarts too.
+ */
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+export interface Principal {
+  type: "user" | "service" | "app";
+  id: string;
+}
+
+export type SessionMode = "chat" | "task";
+
+export interface ToolAction {
+  toolCallId: string;
+  name: string;
+  input: unknown;
+}
+
+/** Payload of every event type, keyed by the type. */
+export interface EventDataByType {
+  "session.started": { mode: SessionMode; channel: string; title?: string; principal: Principal };
+  "message.received": { message: string; workspaceFiles?: string[] };
+  "turn.queued": { position: number };
+  "turn.started": { model: string; botVersion?: string };
+  "step.started": { step: number };
+  "reasoning.appended": { delta: string };
+  "reasoning.completed": { text: string };
+  "message.appended": { delta: string };
+  "message.completed": { text: string; finishReason: string };
+  "actions.requested": { actions: ToolAction[] };
+  "action.approval_requested": { approvalId: string; toolCallId: string; name: string; input: unknown };
+  "action.approval_resolved": {
+    approvalId: string;
+    toolCallId: string;
+    approved: boolean;
+    by: string;
+    reason?: string;
+  };
+  "action.result": { toolCallId: string; name: string; output: unknown; isError: boolean; durationMs: number };
+  "subagent.called": { subagent: string; toolCallId: string; prompt: string };
+  "subagent.completed": { subagent: string; toolCallId: string; result?: string; isError: boolean };
+  "artifact.tagged": { id: string; kind: string; key: string; title: string };
+  "step.completed": { step: number; durationMs: number; finishReason: string; usage: TokenUsage };
+  "turn.completed": { result: string; usage: TokenUsage; durationMs: number };
+  "turn.failed": { status: "failed" | "cancelled" | "interrupted"; code: string; message: string };
+  "session.waiting": Record<string, never>;
+  "session.completed": { result: string };
+  "session.failed": { code: string; message: string };
+}
+
+export type EventType = keyof EventDataByType;
+
+export const EVENT_TYPES = [
+  "session.started",
+  "message.received",
+  "turn.queued",
+  "turn.started",
+  "step.started",
+  "reasoning.appended",
+  "reasoning.completed",
+  "message.appended",
+  "message.completed",
+  "actions.requested",
+  "action.approval_requested",
+  "action.approval_resolved",
+  "action.result",
+  "subagent.called",
+  "subagent.completed",
+  "artifact.tagged",
+  "step.completed",
+  "turn.completed",
+  "turn.failed",
+  "session.waiting",
+  "session.completed",
+  "session.failed",
+] as const satisfies readonly EventType[];
+
+export interface BdkEvent<T extends EventType = EventType> {
+  type: T;
+  index: number;
+  sessionId: string;
+  turnId?: string;
+  at: string;
+  data: EventDataByType[T];
+}
+
+/** Any event, discriminated on `type` so `event.data` narrows. */
+export type AnyBdkEvent = { [T in EventType]: BdkEvent<T> }[EventType];
+
+/** An event before the session log assigns its index and timestamp. */
+export type EventDraft = { [T in EventType]: { type: T; turnId?: string; data: EventDataByType[T] } }[EventType];
+
+export const ZERO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+
+export function addUsage(a: TokenUsage, b: Partial<TokenUsage>): TokenUsage {
+  return {
+    inputTokens: a.inputTokens + (b.inputTokens ?? 0),
+    outputTokens: a.outputTokens + (b.outputTokens ?? 0),
+    cachedInputTokens: a.cachedInputTokens + (b.cachedInputTokens ?? 0),
+  };
+}

@@ -1,0 +1,186 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { testAgent, zodTool } from "../../test/support/tools.ts";
+import { createLogger } from "../host/logger.ts";
+import type { ResolvedAgent } from "../load/types.ts";
+import { createScriptedModel } from "../models/index.ts";
+import type { AnyBdkEvent } from "../protocol/events.ts";
+import { openStore, type Store } from "../store/index.ts";
+import { SessionRuntime } from "./session-runtime.ts";
+
+const me = { type: "user" as const, id: "local" };
+const stranger = { type: "service" as const, id: "bearer-0000" };
+const opened: Array<{ runtime: SessionRuntime; store: Store }> = [];
+
+function start(stateRoot: string, agent: ResolvedAgent = testAgent([inspect]), stepDelayMs = 0) {
+  const store = openStore(stateRoot);
+  const runtime = new SessionRuntime({
+    agent,
+    store,
+    stateRoot,
+    logger: createLogger(store),
+    resolveModels: (current) => [
+      { id: "scripted", model: createScriptedModel({ agentName: current.name, stepDelayMs }) },
+    ],
+    isModelUnavailable: () => false,
+  });
+  opened.push({ runtime, store });
+  return { runtime, store };
+}
+
+const inspect = zodTool("inspect_pr", z.object({ prUrl: z.string() }), ({ prUrl }) => ({ prUrl, complexity: "trivial" }));
+const counter = zodTool("count_visits", z.object({}), async (_input, ctx) => {
+  const seen = ((await ctx.host.kv.get("visits")) as number | undefined) ?? 0;
+  await ctx.host.kv.put("visits", seen + 1);
+  return { visits: seen + 1 };
+});
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), "bdk-sessions-"));
+const types = (events: AnyBdkEvent[]) => events.map((event) => event.type);
+
+afterEach(async () => {
+  for (const { runtime, store } of opened.splice(0)) {
+    await runtime.close();
+    store.close();
+  }
+});
+
+describe("SessionRuntime", () => {
+  it("records a whole turn with gap-free indexes and waits for follow-ups", async () => {
+    const { runtime } = start(tmp());
+    const handle = runtime.startSession({ message: "Inspect https://github.com/acme/checkout/pull/42", principal: me });
+    const end = await handle.done;
+    expect(end.status).toBe("completed");
+    const events = runtime.events(handle.sessionId, me);
+    expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
+    expect(types(events).slice(0, 3)).toEqual(["session.started", "message.received", "turn.started"]);
+    expect(types(events).slice(-2)).toEqual(["turn.completed", "session.waiting"]);
+    expect(runtime.getSession(handle.sessionId, me)).toMatchObject({ status: "waiting", mode: "chat" });
+  });
+
+  it("rotates nothing in-process but refuses a stale token and task follow-ups", async () => {
+    const { runtime } = start(tmp());
+    const chat = runtime.startSession({ message: "hello", principal: me });
+    await chat.done;
+    const next = runtime.followUp(chat.sessionId, {
+      message: "again",
+      principal: me,
+      continuationToken: chat.continuationToken,
+      rotateToken: true,
+    });
+    expect(next.continuationToken).not.toBe(chat.continuationToken);
+    await next.done;
+    expect(() =>
+      runtime.followUp(chat.sessionId, { message: "x", principal: me, continuationToken: chat.continuationToken }),
+    ).toThrow(expect.objectContaining({ code: "stale_token" }));
+
+    const task = runtime.startSession({ message: "hello", principal: me, mode: "task" });
+    await task.done;
+    expect(types(runtime.events(task.sessionId, me)).at(-1)).toBe("session.completed");
+    expect(() => runtime.followUp(task.sessionId, { message: "x", principal: me })).toThrow(
+      expect.objectContaining({ code: "task_session" }),
+    );
+  });
+
+  it("forbids another principal every session operation", async () => {
+    const { runtime } = start(tmp());
+    const handle = runtime.startSession({ message: "hello", principal: me });
+    await handle.done;
+    for (const attempt of [
+      () => runtime.getSession(handle.sessionId, stranger),
+      () => runtime.events(handle.sessionId, stranger),
+      () => runtime.stop(handle.sessionId, stranger),
+      () => runtime.followUp(handle.sessionId, { message: "x", principal: stranger }),
+      () => runtime.follow(handle.sessionId, stranger, 0, () => {}),
+      () => runtime.deleteSession(handle.sessionId, stranger),
+    ]) {
+      expect(attempt).toThrow(expect.objectContaining({ code: "forbidden" }));
+    }
+  });
+
+  it("stops a running turn as cancelled and preempts it with a follow-up", async () => {
+    const { runtime } = start(tmp(), testAgent([inspect]), 300);
+    const first = runtime.startSession({ message: "hello", principal: me });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runtime.stop(first.sessionId, me)).toBe("stopping");
+    expect(await first.done).toMatchObject({ status: "cancelled", code: "cancelled" });
+
+    const second = runtime.followUp(first.sessionId, { message: "one", principal: me });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const third = runtime.followUp(first.sessionId, { message: "two", principal: me });
+    expect(await second.done).toMatchObject({ status: "cancelled", code: "preempted" });
+    expect(await third.done).toMatchObject({ status: "completed" });
+    const failed = runtime.events(first.sessionId, me).filter((event) => event.type === "turn.failed");
+    expect(failed.map((event) => event.data)).toEqual([
+      expect.objectContaining({ status: "cancelled" }),
+      expect.objectContaining({ status: "cancelled" }),
+    ]);
+    expect(runtime.stop(first.sessionId, me)).toBe("idle");
+  });
+
+  it("follows a session from the middle, then live, each event exactly once", async () => {
+    const { runtime } = start(tmp(), testAgent([inspect]), 20);
+    const handle = runtime.startSession({ message: "Inspect https://x.test/pr/1", principal: me });
+    const seen: number[] = [];
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const stop = runtime.follow(handle.sessionId, me, 1, (events) => seen.push(...events.map((event) => event.index)));
+    await handle.done;
+    stop();
+    const last = runtime.getSession(handle.sessionId, me).lastIndex;
+    expect(seen).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+  });
+
+  it("ends a turn interrupted by a crash and keeps indexes going after restart", async () => {
+    const root = tmp();
+    const first = start(root);
+    const done = await first.runtime.startSession({ message: "hello", principal: me });
+    await done.done;
+    // A turn the previous process left running:
+    first.store.turns.create({
+      id: "turn_crashed",
+      sessionId: done.sessionId,
+      status: "running",
+      message: "lost",
+      botVersion: "v",
+      createdAt: new Date().toISOString(),
+    });
+    const lastBefore = first.store.events.lastIndex(done.sessionId);
+    first.store.close();
+    opened.splice(0);
+
+    const second = start(root);
+    expect(second.runtime.recover()).toBe(1);
+    const events = second.runtime.events(done.sessionId, me);
+    expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
+    expect(events.slice(lastBefore + 1).map((event) => [event.type, event.data])).toEqual([
+      ["turn.failed", expect.objectContaining({ status: "interrupted" })],
+      ["session.waiting", {}],
+    ]);
+    const again = second.runtime.followUp(done.sessionId, { message: "still there?", principal: me });
+    expect(await again.done).toMatchObject({ status: "completed" });
+  });
+
+  it("keeps host.kv per agent across a restart", async () => {
+    const root = tmp();
+    const agent = testAgent([counter]);
+    const first = start(root, agent);
+    expect((await first.runtime.callTool("count_visits", {}, { principal: me })).output).toEqual({ visits: 1 });
+    first.store.close();
+    opened.splice(0);
+    const second = start(root, agent);
+    expect((await second.runtime.callTool("count_visits", {}, { principal: me })).output).toEqual({ visits: 2 });
+  });
+
+  it("queues turns past maxRunningTurns with turn.queued", async () => {
+    const agent = testAgent([inspect], { config: { concurrency: { maxRunningTurns: 1 } } });
+    const { runtime } = start(tmp(), agent, 50);
+    const a = runtime.startSession({ message: "hello", principal: me });
+    const b = runtime.startSession({ message: "hello", principal: me });
+    await Promise.all([a.done, b.done]);
+    const queued = runtime.events(b.sessionId, me).find((event) => event.type === "turn.queued");
+    expect(queued?.data).toEqual({ position: 1 });
+  });
+});

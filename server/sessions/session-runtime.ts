@@ -1,0 +1,417 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { ModelMessage } from "ai";
+import type { ToolContext } from "../authoring/tools.ts";
+import type { HostServices } from "../authoring/types.ts";
+import { executeTool, type ToolOutcome } from "../harness/execute-tool.ts";
+import { historyFromEvents } from "../harness/history.ts";
+import type { ModelCandidate } from "../harness/run-turn.ts";
+import { buildSystemPrompt } from "../harness/system-prompt.ts";
+import { createArtifactsApi, createHostServices } from "../host/services.ts";
+import type { Logger } from "../host/logger.ts";
+import type { ResolvedAgent } from "../load/types.ts";
+import { BdkError } from "../protocol/errors.ts";
+import { addUsage, type AnyBdkEvent, type EventDraft, type Principal, type SessionMode } from "../protocol/events.ts";
+import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
+import type { Store } from "../store/index.ts";
+import type { SessionRow } from "../store/types.ts";
+import { EventBus } from "./event-bus.ts";
+import { followSession } from "./follow.ts";
+import { executeTurn, PREEMPTED, STOPPED, type TurnEnd } from "./turn-runner.ts";
+import { TurnSlots } from "./turn-slots.ts";
+
+export interface SessionRuntimeOptions {
+  agent: ResolvedAgent;
+  store: Store;
+  stateRoot: string;
+  logger: Logger;
+  /** Resolves the model chain for a turn; throws `model_unavailable` when none can run. */
+  resolveModels(agent: ResolvedAgent): ModelCandidate[];
+  isModelUnavailable(error: unknown): boolean;
+  now?: () => Date;
+}
+
+export interface StartSessionInput {
+  message: string;
+  principal: Principal;
+  title?: string;
+  mode?: SessionMode;
+  channel?: string;
+  continuationToken?: string;
+  channelState?: unknown;
+  purpose?: string;
+  dryRun?: boolean;
+}
+
+export interface FollowUpInput {
+  message: string;
+  principal: Principal;
+  continuationToken?: string;
+  admission?: "preempt" | "coalesce";
+  /** Channels keep their own token; only the HTTP channel rotates it. */
+  rotateToken?: boolean;
+}
+
+export interface TurnHandle {
+  sessionId: string;
+  continuationToken: string;
+  turnId: string;
+  /** Settles when this turn ends. */
+  done: Promise<TurnEnd>;
+}
+
+interface LiveSession {
+  history?: ModelMessage[];
+  current?: { turnId: string; controller: AbortController; done: Promise<TurnEnd> };
+  /** The tail of this session's turn chain: turns of one session never overlap. */
+  tail: Promise<unknown>;
+  coalesced: string[];
+}
+
+/**
+ * Durable sessions of one agent: creation, follow-ups with admission,
+ * stop, event append + fan-out, replay, direct tool calls and restart
+ * recovery. HTTP, channels, the CLI and evals all go through here.
+ */
+export class SessionRuntime {
+  readonly bus = new EventBus();
+  agent: ResolvedAgent;
+  private readonly store: Store;
+  private readonly live = new Map<string, LiveSession>();
+  private readonly slots: TurnSlots;
+  private readonly host: HostServices;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: SessionRuntimeOptions) {
+    this.agent = options.agent;
+    this.store = options.store;
+    this.now = options.now ?? (() => new Date());
+    this.slots = new TurnSlots(options.agent.config.concurrency?.maxRunningTurns ?? Number.POSITIVE_INFINITY);
+    this.host = createHostServices({ agentName: options.agent.name, store: options.store, logger: options.logger });
+  }
+
+  /** Swaps in a reloaded agent; running turns keep the version they started with. */
+  replaceAgent(agent: ResolvedAgent): void {
+    this.agent = agent;
+  }
+
+  get hostServices(): HostServices {
+    return this.host;
+  }
+
+  startSession(input: StartSessionInput): TurnHandle {
+    const id = newSessionId();
+    const at = this.now().toISOString();
+    const token = input.continuationToken ?? newContinuationToken();
+    const mode = input.mode ?? "chat";
+    const channel = input.channel ?? "http";
+    this.store.sessions.create({
+      id,
+      agent: this.agent.name,
+      title: input.title ?? titleFrom(input.message),
+      mode,
+      status: "idle",
+      channel,
+      principal: input.principal,
+      continuationToken: token,
+      channelState: input.channelState ?? null,
+      purpose: input.purpose ?? null,
+      dryRun: input.dryRun ?? false,
+      botVersion: this.agent.version,
+      createdAt: at,
+      updatedAt: at,
+    });
+    this.append(id, [
+      { type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } },
+    ]);
+    const turnId = this.enqueueTurn(id, input.message);
+    return { sessionId: id, continuationToken: token, turnId, done: this.live.get(id)!.current!.done };
+  }
+
+  followUp(sessionId: string, input: FollowUpInput): TurnHandle {
+    const session = this.requireSession(sessionId, input.principal);
+    if (session.mode === "task") {
+      throw new BdkError("task_session", `Session ${sessionId} is a task session; it does not accept follow-ups.`);
+    }
+    if (input.continuationToken !== undefined && input.continuationToken !== session.continuationToken) {
+      throw new BdkError(
+        "stale_token",
+        "The continuation token is stale: use the token returned by the last accepted message.",
+      );
+    }
+    const token = input.rotateToken ? newContinuationToken() : (session.continuationToken ?? newContinuationToken());
+    if (token !== session.continuationToken) this.store.sessions.update(sessionId, { continuationToken: token });
+
+    const live = this.liveSession(sessionId);
+    if (live.current && input.admission === "coalesce") {
+      live.coalesced.push(input.message);
+      return { sessionId, continuationToken: token, turnId: live.current.turnId, done: live.current.done };
+    }
+    if (live.current) live.current.controller.abort(PREEMPTED);
+    const turnId = this.enqueueTurn(sessionId, input.message);
+    return { sessionId, continuationToken: token, turnId, done: live.current!.done };
+  }
+
+  /** Interrupts the running turn; `"idle"` when nothing was running. */
+  stop(sessionId: string, principal: Principal): "stopping" | "idle" {
+    this.requireSession(sessionId, principal);
+    const current = this.live.get(sessionId)?.current;
+    if (!current) return "idle";
+    this.live.get(sessionId)!.coalesced = [];
+    current.controller.abort(STOPPED);
+    return "stopping";
+  }
+
+  /** Resolves once the session has no running or queued turn. */
+  async idle(sessionId: string): Promise<void> {
+    for (;;) {
+      const tail = this.live.get(sessionId)?.tail;
+      if (!tail) return;
+      await tail;
+      if (this.live.get(sessionId)?.tail === tail) return;
+    }
+  }
+
+  getSession(sessionId: string, principal: Principal): SessionRow {
+    return this.requireSession(sessionId, principal);
+  }
+
+  /** `principal` undefined lists every principal's sessions (dev mode, anonymous). */
+  listSessions(query: { principalId?: string; q?: string; limit?: number; cursor?: string }) {
+    return this.store.sessions.list({ ...query, limit: query.limit ?? 50 });
+  }
+
+  deleteSession(sessionId: string, principal: Principal): void {
+    this.requireSession(sessionId, principal);
+    this.live.get(sessionId)?.current?.controller.abort(STOPPED);
+    this.live.delete(sessionId);
+    this.store.sessions.delete(sessionId);
+  }
+
+  /** Replays from `fromIndex` (negative counts back from the end), then follows live. */
+  follow(
+    sessionId: string,
+    principal: Principal,
+    fromIndex: number,
+    deliver: (events: readonly AnyBdkEvent[]) => void,
+  ): () => void {
+    const session = this.requireSession(sessionId, principal);
+    const start = fromIndex < 0 ? Math.max(0, session.lastIndex + 1 + fromIndex) : fromIndex;
+    return followSession(
+      { bus: this.bus, replay: (id, from) => this.store.events.iterate(id, from, 1000) },
+      sessionId,
+      start,
+      deliver,
+    );
+  }
+
+  events(sessionId: string, principal: Principal, fromIndex = 0): AnyBdkEvent[] {
+    const session = this.requireSession(sessionId, principal);
+    const start = fromIndex < 0 ? Math.max(0, session.lastIndex + 1 + fromIndex) : fromIndex;
+    return this.store.events.list(sessionId, { fromIndex: start }) as AnyBdkEvent[];
+  }
+
+  /** A tool call without a model turn; the approval gate does not apply. */
+  async callTool(name: string, input: unknown, options: { sessionId?: string; principal: Principal }): Promise<ToolOutcome> {
+    const tool = this.agent.tools.find((candidate) => candidate.name === name);
+    if (!tool) throw new BdkError("not_found", `No tool named "${name}". See GET /v1/tools for the list.`);
+    const session = options.sessionId ? this.requireSession(options.sessionId, options.principal) : undefined;
+    const controller = new AbortController();
+    const ctx = this.toolContext(session, undefined, controller.signal);
+    return executeTool(tool, input, ctx);
+  }
+
+  /**
+   * After a crash: turns that were running end `turn.failed` `interrupted`,
+   * and their sessions go back to waiting (task sessions fail).
+   */
+  recover(): number {
+    let count = 0;
+    for (const turn of this.store.turns.listByStatus(["queued", "running"])) {
+      const session = this.store.sessions.get(turn.sessionId);
+      this.store.turns.update(turn.id, { status: "interrupted", endedAt: this.now().toISOString() });
+      if (!session) continue;
+      const message = "The server stopped while this turn was running.";
+      this.append(session.id, [
+        { type: "turn.failed", turnId: turn.id, data: { status: "interrupted", code: "interrupted", message } },
+        session.mode === "task"
+          ? { type: "session.failed", data: { code: "interrupted", message } }
+          : { type: "session.waiting", data: {} },
+      ]);
+      this.store.sessions.update(session.id, { status: session.mode === "task" ? "failed" : "waiting" });
+      count++;
+    }
+    return count;
+  }
+
+  /** Aborts every running turn and waits for them to settle. */
+  async close(): Promise<void> {
+    const tails = [...this.live.values()].map((live) => {
+      live.current?.controller.abort(STOPPED);
+      return live.tail;
+    });
+    await Promise.allSettled(tails);
+  }
+
+  /** Persists, then publishes: a follower never sees an event the store could lose. */
+  append(sessionId: string, drafts: EventDraft[]): AnyBdkEvent[] {
+    const events = this.store.events.append(sessionId, drafts) as AnyBdkEvent[];
+    this.bus.publish(sessionId, events);
+    return events;
+  }
+
+  private enqueueTurn(sessionId: string, message: string): string {
+    const live = this.liveSession(sessionId);
+    const turnId = newTurnId();
+    const agent = this.agent;
+    const controller = new AbortController();
+    this.store.turns.create({
+      id: turnId,
+      sessionId,
+      status: "queued",
+      message,
+      botVersion: agent.version,
+      createdAt: this.now().toISOString(),
+    });
+    const previous = live.tail;
+    const done = previous.then(() => this.runTurn(sessionId, turnId, message, agent, controller));
+    live.current = { turnId, controller, done };
+    live.tail = done;
+    void done.then(() => {
+      if (live.current?.turnId === turnId) live.current = undefined;
+      if (live.tail === done && live.coalesced.length > 0 && this.live.get(sessionId) === live) {
+        const next = live.coalesced.splice(0).join("\n\n");
+        this.enqueueTurn(sessionId, next);
+      }
+    });
+    return turnId;
+  }
+
+  private async runTurn(
+    sessionId: string,
+    turnId: string,
+    message: string,
+    agent: ResolvedAgent,
+    controller: AbortController,
+  ): Promise<TurnEnd> {
+    const emit = (draft: EventDraft) => this.append(sessionId, [{ ...draft, turnId }]);
+    const received = this.append(sessionId, [{ type: "message.received", turnId, data: { message } }])[0];
+    const session = this.store.sessions.get(sessionId);
+    if (!session) return { status: "cancelled", code: "deleted", message: "The session was deleted." };
+    this.store.sessions.update(sessionId, { status: "running" });
+
+    let release: (() => void) | undefined;
+    try {
+      release = await this.slots.acquire(
+        (position) => emit({ type: "turn.queued", data: { position } }),
+        controller.signal,
+      );
+    } catch {
+      return this.finishTurn(session, turnId, { ...STOPPED, ...(controller.signal.reason as object) });
+    }
+
+    const live = this.liveSession(sessionId);
+    const history = live.history ?? this.historyBefore(sessionId, received.index);
+    this.store.turns.update(turnId, { status: "running", startedAt: this.now().toISOString() });
+    try {
+      const end = await executeTurn({
+        turnId,
+        message,
+        system: buildSystemPrompt(agent, this.workspaceDir(sessionId)),
+        history,
+        tools: agent.tools,
+        botVersion: agent.version,
+        resolveModels: () => this.options.resolveModels(agent),
+        isModelUnavailable: this.options.isModelUnavailable,
+        toolContext: (toolCallId, signal) => this.toolContext(session, toolCallId, signal),
+        emit,
+        signal: controller.signal,
+      });
+      live.history = end.status === "completed" ? [...history, ...end.messages] : undefined;
+      return this.finishTurn(session, turnId, end);
+    } finally {
+      release();
+    }
+  }
+
+  private finishTurn(session: SessionRow, turnId: string, end: TurnEnd | (TurnEnd & { status: "cancelled" })): TurnEnd {
+    const at = this.now().toISOString();
+    if (end.status === "completed") {
+      const fresh = this.store.sessions.get(session.id);
+      const usage = fresh ? addUsage(fresh.usage, end.usage) : end.usage;
+      this.store.turns.update(turnId, { status: "completed", endedAt: at, usage: end.usage });
+      if (session.mode === "task") {
+        this.append(session.id, [{ type: "session.completed", data: { result: end.text } }]);
+        this.store.sessions.update(session.id, { status: "completed", usage });
+      } else {
+        this.append(session.id, [{ type: "session.waiting", data: {} }]);
+        this.store.sessions.update(session.id, { status: "waiting", usage });
+      }
+      return end;
+    }
+    this.store.turns.update(turnId, { status: end.status, endedAt: at });
+    if (session.mode === "task") {
+      this.append(session.id, [{ type: "session.failed", data: { code: end.code, message: end.message } }]);
+      this.store.sessions.update(session.id, { status: "failed" });
+    } else {
+      this.append(session.id, [{ type: "session.waiting", data: {} }]);
+      this.store.sessions.update(session.id, { status: "waiting" });
+    }
+    return end;
+  }
+
+  private historyBefore(sessionId: string, index: number): ModelMessage[] {
+    const events = this.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
+    return historyFromEvents(events.filter((event) => event.index < index));
+  }
+
+  private toolContext(session: SessionRow | undefined, toolCallId: string | undefined, signal: AbortSignal): ToolContext {
+    const sessionId = session?.id;
+    return {
+      session: {
+        id: sessionId ?? "direct",
+        purpose: session?.purpose ?? undefined,
+        dryRun: session?.dryRun ?? false,
+      },
+      toolCallId,
+      now: this.now,
+      workspaceDir: sessionId ? this.workspaceDir(sessionId) : this.options.stateRoot,
+      abortSignal: signal,
+      artifacts: createArtifactsApi(this.store, sessionId),
+      host: this.host,
+    };
+  }
+
+  private workspaceDir(sessionId: string): string {
+    const dir = this.agent.config.local?.workspaceDir ?? path.join(this.options.stateRoot, "workspaces", sessionId);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  private liveSession(sessionId: string): LiveSession {
+    let live = this.live.get(sessionId);
+    if (!live) {
+      live = { tail: Promise.resolve(), coalesced: [] };
+      this.live.set(sessionId, live);
+    }
+    return live;
+  }
+
+  private requireSession(sessionId: string, principal: Principal): SessionRow {
+    const session = this.store.sessions.get(sessionId);
+    if (!session) throw new BdkError("not_found", `No session ${sessionId}.`);
+    if (!sameOwner(session.principal, principal)) {
+      throw new BdkError("forbidden", `Session ${sessionId} belongs to another principal.`);
+    }
+    return session;
+  }
+}
+
+function sameOwner(owner: Principal, caller: Principal): boolean {
+  return owner.type === caller.type && owner.id === caller.id;
+}
+
+function titleFrom(message: string): string {
+  const line = message.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}

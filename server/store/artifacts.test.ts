@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { alice, manualClock, tempRoots } from "./testing/temp-root.ts";
+
+const roots = tempRoots();
+afterEach(() => roots.cleanup());
+
+describe("store.artifacts", () => {
+  it("upserts by kind + key, keeps contents apart from the record, and deletes", () => {
+    const time = manualClock();
+    const store = roots.open(roots.root(), time.clock);
+    const session = store.sessions.create({ mode: "chat", channel: "http", principal: alice });
+    const first = store.artifacts.upsert({ kind: "report", key: "pr-42", title: "Draft", data: { score: 1 } });
+    time.advance(1000);
+    const second = store.artifacts.upsert({
+      kind: "report",
+      key: "pr-42",
+      title: "Final",
+      contents: "# Report\n",
+      contentType: "text/markdown",
+      sessionId: session.id,
+    });
+    time.advance(1000);
+    const other = store.artifacts.upsert({ kind: "image", key: "logo", title: "Logo", contents: new Uint8Array([1, 2, 3]) });
+
+    expect(second.id).toBe(first.id);
+    expect(second).toMatchObject({ title: "Final", data: null, size: 9, sessionId: session.id, createdAt: first.createdAt });
+    expect(second.updatedAt > first.updatedAt).toBe(true);
+    expect(store.artifacts.get(first.id)).toEqual(second);
+    expect(store.artifacts.contents(first.id)).toEqual({ contents: Buffer.from("# Report\n"), contentType: "text/markdown" });
+    expect(store.artifacts.contents(other.id)?.contents).toEqual(Buffer.from([1, 2, 3]));
+    expect(store.artifacts.list().map((a) => a.id)).toEqual([other.id, first.id]);
+    expect(store.artifacts.list({ kind: "report", key: "pr-42" }).map((a) => a.id)).toEqual([first.id]);
+
+    store.sessions.delete(session.id);
+    expect(store.artifacts.get(first.id)?.sessionId).toBeNull();
+    expect(store.artifacts.delete(first.id)).toBe(true);
+    expect(store.artifacts.get(first.id)).toBeUndefined();
+    expect(store.artifacts.contents(first.id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,106 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { ulid } from "../protocol/ids.ts";
+import type { StoreContext } from "./context.ts";
+import { artifacts } from "./schema.ts";
+import type { ArtifactContents, ArtifactRow } from "./types.ts";
+
+export interface ArtifactInput {
+  kind: string;
+  key: string;
+  title: string;
+  data?: unknown;
+  contents?: string | Uint8Array | null;
+  contentType?: string | null;
+  sessionId?: string | null;
+}
+
+export interface ArtifactsRepository {
+  /** Creates the record, or updates the one with the same kind + key (keeping its id). */
+  upsert(input: ArtifactInput): ArtifactRow;
+  get(id: string): ArtifactRow | undefined;
+  /** Most recently updated first. */
+  list(filter?: { kind?: string; key?: string; limit?: number }): ArtifactRow[];
+  contents(id: string): ArtifactContents | undefined;
+  delete(id: string): boolean;
+}
+
+const DEFAULT_LIMIT = 100;
+
+// Every column but the contents, which may be large and are read on demand.
+const recordColumns = {
+  id: artifacts.id,
+  kind: artifacts.kind,
+  key: artifacts.key,
+  title: artifacts.title,
+  data: artifacts.data,
+  contentType: artifacts.contentType,
+  size: sql<number | null>`length(${artifacts.contents})`,
+  sessionId: artifacts.sessionId,
+  createdAt: artifacts.createdAt,
+  updatedAt: artifacts.updatedAt,
+};
+
+const toRow = (r: ArtifactRow): ArtifactRow => ({ ...r, data: r.data ?? null });
+
+function toBuffer(contents: string | Uint8Array | null | undefined): Buffer | null {
+  if (contents == null) return null;
+  return typeof contents === "string" ? Buffer.from(contents, "utf8") : Buffer.from(contents);
+}
+
+export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepository {
+  const { db } = ctx;
+  return {
+    upsert(input) {
+      const now = ctx.now();
+      const fields = {
+        title: input.title,
+        data: input.data ?? null,
+        contents: toBuffer(input.contents),
+        contentType: input.contentType ?? null,
+        sessionId: input.sessionId ?? null,
+        updatedAt: now,
+      };
+      const [row] = db
+        .insert(artifacts)
+        .values({ id: `art_${ulid()}`, kind: input.kind, key: input.key, createdAt: now, ...fields })
+        .onConflictDoUpdate({ target: [artifacts.kind, artifacts.key], set: fields })
+        .returning(recordColumns)
+        .all();
+      return toRow(row);
+    },
+
+    get(id) {
+      const row = db.select(recordColumns).from(artifacts).where(eq(artifacts.id, id)).get();
+      return row && toRow(row);
+    },
+
+    list(filter = {}) {
+      return db
+        .select(recordColumns)
+        .from(artifacts)
+        .where(
+          and(
+            filter.kind === undefined ? undefined : eq(artifacts.kind, filter.kind),
+            filter.key === undefined ? undefined : eq(artifacts.key, filter.key),
+          ),
+        )
+        .orderBy(desc(artifacts.updatedAt), desc(artifacts.id))
+        .limit(filter.limit ?? DEFAULT_LIMIT)
+        .all()
+        .map(toRow);
+    },
+
+    contents(id) {
+      const row = db
+        .select({ contents: artifacts.contents, contentType: artifacts.contentType })
+        .from(artifacts)
+        .where(eq(artifacts.id, id))
+        .get();
+      return row?.contents ? { contents: row.contents, contentType: row.contentType } : undefined;
+    },
+
+    delete(id) {
+      return db.delete(artifacts).where(eq(artifacts.id, id)).run().changes === 1;
+    },
+  };
+}

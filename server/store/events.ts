@@ -1,0 +1,123 @@
+import { and, asc, eq, gte, sql } from "drizzle-orm";
+import { BdkError, messageOf } from "../protocol/errors.ts";
+import type { AnyBdkEvent, BdkEvent, EventDraft } from "../protocol/events.ts";
+import type { StoreContext } from "./context.ts";
+import { events, sessions } from "./schema.ts";
+import { appendTrace } from "./trace.ts";
+
+export interface EventListOptions {
+  /** First index to return; negative counts back from the end (-1 = the last event). Default 0. */
+  fromIndex?: number;
+  limit?: number;
+}
+
+export interface EventsRepository {
+  /**
+   * Stores the drafts with the next gap-free indexes (one write transaction,
+   * safe with several processes), then copies them to the trace file.
+   * Throws `not_found` for an unknown session.
+   */
+  append(sessionId: string, drafts: readonly EventDraft[]): AnyBdkEvent[];
+  list(sessionId: string, options?: EventListOptions): AnyBdkEvent[];
+  /** Batches in index order until the end, including events appended meanwhile. */
+  iterate(sessionId: string, fromIndex?: number, batchSize?: number): Generator<AnyBdkEvent[], void, undefined>;
+  /** -1 when the session has no events (or does not exist). */
+  lastIndex(sessionId: string): number;
+}
+
+const DEFAULT_BATCH = 1000;
+
+type Stored = typeof events.$inferSelect;
+
+function toEvent(r: Stored): AnyBdkEvent {
+  const event: BdkEvent = r.turnId
+    ? { type: r.type as BdkEvent["type"], index: r.idx, sessionId: r.sessionId, turnId: r.turnId, at: r.at, data: r.data as never }
+    : { type: r.type as BdkEvent["type"], index: r.idx, sessionId: r.sessionId, at: r.at, data: r.data as never };
+  return event as AnyBdkEvent;
+}
+
+export function createEventsRepository(ctx: StoreContext, onTraceError: (message: string) => void): EventsRepository {
+  const { db, sqlite } = ctx;
+  const selectLast = db
+    .select({ lastIndex: sessions.lastIndex })
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder("sessionId")))
+    .prepare();
+  const insertEvent = db
+    .insert(events)
+    .values({
+      sessionId: sql.placeholder("sessionId"),
+      idx: sql.placeholder("idx"),
+      type: sql.placeholder("type"),
+      turnId: sql.placeholder("turnId"),
+      at: sql.placeholder("at"),
+      data: sql.placeholder("data"),
+    })
+    .prepare();
+  const updateLast = db
+    .update(sessions)
+    .set({ lastIndex: sql`${sql.placeholder("lastIndex")}`, updatedAt: sql`${sql.placeholder("at")}` })
+    .where(eq(sessions.id, sql.placeholder("sessionId")))
+    .prepare();
+  const selectFrom = db
+    .select()
+    .from(events)
+    .where(and(eq(events.sessionId, sql.placeholder("sessionId")), gte(events.idx, sql.placeholder("fromIndex"))))
+    .orderBy(asc(events.idx))
+    .limit(sql.placeholder("limit"))
+    .prepare();
+
+  const lastIndex = (sessionId: string): number => selectLast.get({ sessionId })?.lastIndex ?? -1;
+
+  const insertAll = sqlite.transaction((sessionId: string, drafts: readonly EventDraft[]): AnyBdkEvent[] => {
+    const current = selectLast.get({ sessionId });
+    if (!current) throw new BdkError("not_found", `Session ${sessionId} not found.`);
+    const stored: AnyBdkEvent[] = [];
+    let index = current.lastIndex;
+    let at = "";
+    for (const draft of drafts) {
+      index++;
+      at = ctx.now();
+      const turnId = draft.turnId ?? null;
+      insertEvent.run({ sessionId, idx: index, type: draft.type, turnId, at, data: draft.data });
+      stored.push(toEvent({ sessionId, idx: index, type: draft.type, turnId, at, data: draft.data }));
+    }
+    updateLast.run({ sessionId, lastIndex: index, at });
+    return stored;
+  });
+
+  const resolveFrom = (sessionId: string, fromIndex: number): number =>
+    fromIndex < 0 ? Math.max(0, lastIndex(sessionId) + 1 + fromIndex) : fromIndex;
+
+  return {
+    append(sessionId, drafts) {
+      if (drafts.length === 0) return [];
+      // IMMEDIATE takes the write lock before reading last_index, so two processes never pick the same index.
+      const stored = insertAll.immediate(sessionId, drafts);
+      try {
+        appendTrace(ctx.stateRoot, stored);
+      } catch (error) {
+        onTraceError(`Could not copy events of ${sessionId} to its trace file: ${messageOf(error)}`);
+      }
+      return stored;
+    },
+
+    list(sessionId, options = {}) {
+      const fromIndex = resolveFrom(sessionId, options.fromIndex ?? 0);
+      return selectFrom.all({ sessionId, fromIndex, limit: options.limit ?? -1 }).map(toEvent);
+    },
+
+    *iterate(sessionId, fromIndex = 0, batchSize = DEFAULT_BATCH) {
+      let next = resolveFrom(sessionId, fromIndex);
+      for (;;) {
+        const batch = selectFrom.all({ sessionId, fromIndex: next, limit: batchSize }).map(toEvent);
+        if (batch.length === 0) return;
+        yield batch;
+        if (batch.length < batchSize) return;
+        next = batch[batch.length - 1].index + 1;
+      }
+    },
+
+    lastIndex,
+  };
+}

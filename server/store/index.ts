@@ -1,0 +1,11 @@
+export { openStore, type Store, type StoreOptions } from "./store.ts";
+export { appendTrace, readTrace, traceFile } from "./trace.ts";
+export type * from "./types.ts";
+export type { SessionCreate, SessionListQuery, SessionPage, SessionPatch } from "./sessions.ts";
+export type { EventListOptions } from "./events.ts";
+export type { TurnCreate, TurnPatch } from "./turns.ts";
+export type { ApprovalCreate, ApprovalResolution } from "./approvals.ts";
+export type { ArtifactInput } from "./artifacts.ts";
+export type { ReminderCreate, ReminderPatch } from "./reminders.ts";
+export type { EvalCaseInput, EvalRunPatch } from "./eval-runs.ts";
+export type { LogQuery } from "./logs.ts";

@@ -1,0 +1,183 @@
+/**
+ * The state database of one agent (spec/runtime.md "Storage").
+ *
+ * Times are ISO-8601 text (`Date#toISOString`, so they sort as strings).
+ * JSON columns are text decoded by drizzle. Rows owned by a session cascade
+ * when the session row is deleted.
+ *
+ * Edit this file, then `npm run db:generate` to add a migration.
+ */
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    agent: text("agent"),
+    title: text("title"),
+    mode: text("mode", { enum: ["chat", "task"] }).notNull(),
+    status: text("status", { enum: ["idle", "running", "waiting", "completed", "failed", "deleted"] }).notNull(),
+    channel: text("channel").notNull(),
+    principalType: text("principal_type", { enum: ["user", "service", "app"] }).notNull(),
+    principalId: text("principal_id").notNull(),
+    continuationToken: text("continuation_token"),
+    channelState: text("channel_state", { mode: "json" }),
+    purpose: text("purpose"),
+    dryRun: integer("dry_run", { mode: "boolean" }).notNull().default(false),
+    botVersion: text("bot_version"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    lastIndex: integer("last_index").notNull().default(-1),
+    usage: text("usage", { mode: "json" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("sessions_channel_token").on(t.channel, t.continuationToken),
+    index("sessions_created").on(t.createdAt, t.id),
+    index("sessions_principal_created").on(t.principalId, t.createdAt, t.id),
+    index("sessions_status").on(t.status),
+  ],
+);
+
+export const events = sqliteTable(
+  "events",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    idx: integer("idx").notNull(),
+    type: text("type").notNull(),
+    turnId: text("turn_id"),
+    at: text("at").notNull(),
+    data: text("data", { mode: "json" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.idx] })],
+);
+
+export const turns = sqliteTable(
+  "turns",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    status: text("status", {
+      enum: ["queued", "running", "completed", "failed", "cancelled", "interrupted"],
+    }).notNull(),
+    message: text("message").notNull(),
+    botVersion: text("bot_version"),
+    model: text("model"),
+    createdAt: text("created_at").notNull(),
+    startedAt: text("started_at"),
+    endedAt: text("ended_at"),
+    usage: text("usage", { mode: "json" }),
+  },
+  (t) => [index("turns_session").on(t.sessionId, t.createdAt), index("turns_status").on(t.status)],
+);
+
+export const approvals = sqliteTable(
+  "approvals",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    turnId: text("turn_id").notNull(),
+    toolCallId: text("tool_call_id").notNull(),
+    name: text("name").notNull(),
+    input: text("input", { mode: "json" }),
+    status: text("status", { enum: ["pending", "approved", "denied"] }).notNull(),
+    resolvedBy: text("resolved_by"),
+    reason: text("reason"),
+    createdAt: text("created_at").notNull(),
+    resolvedAt: text("resolved_at"),
+  },
+  (t) => [index("approvals_status").on(t.status, t.createdAt), index("approvals_session").on(t.sessionId)],
+);
+
+export const kv = sqliteTable(
+  "kv",
+  {
+    agent: text("agent").notNull(),
+    key: text("key").notNull(),
+    value: text("value", { mode: "json" }).notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.agent, t.key] })],
+);
+
+export const artifacts = sqliteTable(
+  "artifacts",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    key: text("key").notNull(),
+    title: text("title").notNull(),
+    data: text("data", { mode: "json" }),
+    contents: blob("contents", { mode: "buffer" }),
+    contentType: text("content_type"),
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "set null" }),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("artifacts_kind_key").on(t.kind, t.key), index("artifacts_updated").on(t.updatedAt)],
+);
+
+export const reminders = sqliteTable(
+  "reminders",
+  {
+    id: text("id").primaryKey(),
+    spec: text("spec", { mode: "json" }).notNull(),
+    nextFireAt: text("next_fire_at"),
+    status: text("status", { enum: ["armed", "done", "cancelled"] }).notNull(),
+    lastFiredAt: text("last_fired_at"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("reminders_due").on(t.status, t.nextFireAt)],
+);
+
+export const evalRuns = sqliteTable(
+  "eval_runs",
+  {
+    id: text("id").primaryKey(),
+    status: text("status", { enum: ["running", "completed", "failed", "cancelled"] }).notNull(),
+    startedAt: text("started_at").notNull(),
+    endedAt: text("ended_at"),
+    summary: text("summary", { mode: "json" }),
+  },
+  (t) => [index("eval_runs_started").on(t.startedAt)],
+);
+
+export const evalCases = sqliteTable(
+  "eval_cases",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => evalRuns.id, { onDelete: "cascade" }),
+    caseId: text("case_id").notNull(),
+    verdict: text("verdict", { enum: ["pending", "passed", "failed", "errored", "skipped"] }).notNull(),
+    assertions: text("assertions", { mode: "json" }),
+    sessionId: text("session_id"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.caseId] })],
+);
+
+export const logs = sqliteTable(
+  "logs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: text("at").notNull(),
+    level: text("level", { enum: ["debug", "info", "warn", "error"] }).notNull(),
+    msg: text("msg").notNull(),
+    data: text("data", { mode: "json" }),
+  },
+  (t) => [index("logs_at").on(t.at)],
+);
+
+export const leases = sqliteTable("leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: text("expires_at").notNull(),
+});
+

@@ -1,0 +1,237 @@
+import { and, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { BdkError } from "../protocol/errors.ts";
+import { ZERO_USAGE, type Principal, type SessionMode, type TokenUsage } from "../protocol/events.ts";
+import { newSessionId } from "../protocol/ids.ts";
+import type { StoreContext } from "./context.ts";
+import { sessions } from "./schema.ts";
+import { sqliteErrorCode } from "./sqlite-error.ts";
+import { isFileSafeId, removeTrace } from "./trace.ts";
+import type { SessionRow, SessionStatus } from "./types.ts";
+
+export interface SessionCreate {
+  id?: string;
+  agent?: string | null;
+  title?: string | null;
+  mode: SessionMode;
+  status?: SessionStatus;
+  channel: string;
+  principal: Principal;
+  continuationToken?: string | null;
+  channelState?: unknown;
+  purpose?: string | null;
+  dryRun?: boolean;
+  botVersion?: string | null;
+  /** Defaults to the store clock. */
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export type SessionPatch = Partial<
+  Pick<SessionRow, "agent" | "title" | "status" | "continuationToken" | "channelState" | "purpose" | "botVersion" | "usage">
+>;
+
+export interface SessionListQuery {
+  /** Only sessions of this principal id; undefined lists every principal. */
+  principalId?: string;
+  /** Case-insensitive substring of the title or the id. */
+  q?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface SessionPage {
+  sessions: SessionRow[];
+  nextCursor: string | null;
+}
+
+export interface SessionsRepository {
+  /** Throws `invalid_request` when the channel already uses the continuation token. */
+  create(input: SessionCreate): SessionRow;
+  /** Soft-deleted sessions are found only with `includeDeleted`. */
+  get(id: string, options?: { includeDeleted?: boolean }): SessionRow | undefined;
+  update(id: string, patch: SessionPatch): SessionRow | undefined;
+  /** Compare-and-swap of the continuation token; false when `from` is no longer current. */
+  rotateToken(id: string, from: string, to: string): boolean;
+  /** Newest first (by creation), soft-deleted excluded. */
+  list(query?: SessionListQuery): SessionPage;
+  listByStatus(status: SessionStatus | readonly SessionStatus[]): SessionRow[];
+  findByToken(channel: string, token: string): SessionRow | undefined;
+  /** Hides the session and frees its token; its events stay until `delete`. */
+  softDelete(id: string): boolean;
+  /** Removes the session with its events, turns, approvals and trace file. */
+  delete(id: string): boolean;
+}
+
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 500;
+
+type Stored = typeof sessions.$inferSelect;
+
+function toRow(r: Stored): SessionRow {
+  return {
+    id: r.id,
+    agent: r.agent,
+    title: r.title,
+    mode: r.mode,
+    status: r.status,
+    channel: r.channel,
+    principal: { type: r.principalType, id: r.principalId },
+    continuationToken: r.continuationToken,
+    channelState: r.channelState ?? null,
+    purpose: r.purpose,
+    dryRun: r.dryRun,
+    botVersion: r.botVersion,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    lastIndex: r.lastIndex,
+    usage: r.usage as TokenUsage,
+  };
+}
+
+export function createSessionsRepository(ctx: StoreContext): SessionsRepository {
+  const { db } = ctx;
+  const visible = ne(sessions.status, "deleted");
+
+  return {
+    create(input) {
+      const id = input.id ?? newSessionId();
+      if (!isFileSafeId(id)) throw new BdkError("invalid_request", `Invalid session id: ${id}`);
+      const now = ctx.now();
+      try {
+        const [row] = db
+          .insert(sessions)
+          .values({
+            id,
+            agent: input.agent ?? null,
+            title: input.title ?? null,
+            mode: input.mode,
+            status: input.status ?? "idle",
+            channel: input.channel,
+            principalType: input.principal.type,
+            principalId: input.principal.id,
+            continuationToken: input.continuationToken ?? null,
+            channelState: input.channelState ?? null,
+            purpose: input.purpose ?? null,
+            dryRun: input.dryRun ?? false,
+            botVersion: input.botVersion ?? null,
+            createdAt: input.createdAt ?? now,
+            updatedAt: input.updatedAt ?? input.createdAt ?? now,
+            usage: ZERO_USAGE,
+          })
+          .returning()
+          .all();
+        return toRow(row);
+      } catch (error) {
+        if (sqliteErrorCode(error) === "SQLITE_CONSTRAINT_UNIQUE" && input.continuationToken != null) {
+          throw new BdkError("invalid_request", `Channel ${input.channel} already has a session for this token.`, {
+            conflict: "continuation_token",
+          });
+        }
+        throw error;
+      }
+    },
+
+    get(id, options) {
+      const where = options?.includeDeleted ? eq(sessions.id, id) : and(eq(sessions.id, id), visible);
+      const row = db.select().from(sessions).where(where).get();
+      return row && toRow(row);
+    },
+
+    update(id, patch) {
+      const [row] = db
+        .update(sessions)
+        .set({ ...patch, updatedAt: ctx.now() })
+        .where(eq(sessions.id, id))
+        .returning()
+        .all();
+      return row && toRow(row);
+    },
+
+    rotateToken(id, from, to) {
+      const result = db
+        .update(sessions)
+        .set({ continuationToken: to, updatedAt: ctx.now() })
+        .where(and(eq(sessions.id, id), eq(sessions.continuationToken, from), visible))
+        .run();
+      return result.changes === 1;
+    },
+
+    list(query = {}) {
+      const limit = Math.min(Math.max(1, Math.floor(query.limit ?? DEFAULT_PAGE)), MAX_PAGE);
+      const filters: (SQL | undefined)[] = [visible];
+      if (query.principalId !== undefined) filters.push(eq(sessions.principalId, query.principalId));
+      if (query.q) {
+        const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        filters.push(sql`(${sessions.title} LIKE ${pattern} ESCAPE '\\' OR ${sessions.id} LIKE ${pattern} ESCAPE '\\')`);
+      }
+      if (query.cursor) {
+        const [createdAt, id] = decodeCursor(query.cursor);
+        filters.push(
+          or(sql`${sessions.createdAt} < ${createdAt}`, and(eq(sessions.createdAt, createdAt), sql`${sessions.id} < ${id}`)),
+        );
+      }
+      const rows = db
+        .select()
+        .from(sessions)
+        .where(and(...filters))
+        .orderBy(desc(sessions.createdAt), desc(sessions.id))
+        .limit(limit + 1)
+        .all();
+      const page = rows.slice(0, limit).map(toRow);
+      const last = page[page.length - 1];
+      return { sessions: page, nextCursor: rows.length > limit ? encodeCursor(last.createdAt, last.id) : null };
+    },
+
+    listByStatus(status) {
+      const statuses = typeof status === "string" ? [status] : [...status];
+      return db
+        .select()
+        .from(sessions)
+        .where(inArray(sessions.status, statuses))
+        .orderBy(sessions.createdAt, sessions.id)
+        .all()
+        .map(toRow);
+    },
+
+    findByToken(channel, token) {
+      const row = db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.channel, channel), eq(sessions.continuationToken, token), visible))
+        .get();
+      return row && toRow(row);
+    },
+
+    softDelete(id) {
+      const result = db
+        .update(sessions)
+        .set({ status: "deleted", continuationToken: null, updatedAt: ctx.now() })
+        .where(and(eq(sessions.id, id), visible))
+        .run();
+      return result.changes === 1;
+    },
+
+    delete(id) {
+      // Events, turns and approvals go with the row (ON DELETE CASCADE).
+      const result = db.delete(sessions).where(eq(sessions.id, id)).run();
+      if (isFileSafeId(id)) removeTrace(ctx.stateRoot, id);
+      return result.changes === 1;
+    },
+  };
+}
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === "string")) {
+      return value as [string, string];
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new BdkError("invalid_request", "Invalid cursor.");
+}

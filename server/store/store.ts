@@ -1,0 +1,59 @@
+/**
+ * The durable state of one agent at a state root: `<stateRoot>/bdk.sqlite`
+ * plus `<stateRoot>/traces/`. Synchronous by design (better-sqlite3); several
+ * processes may open the same state root.
+ */
+import { createApprovalsRepository, type ApprovalsRepository } from "./approvals.ts";
+import { createArtifactsRepository, type ArtifactsRepository } from "./artifacts.ts";
+import { openDatabase } from "./db.ts";
+import { createEvalRunsRepository, type EvalRunsRepository } from "./eval-runs.ts";
+import { createEventsRepository, type EventsRepository } from "./events.ts";
+import { createKvRepository, type KvRepository } from "./kv.ts";
+import { createLeasesRepository, type LeasesRepository } from "./leases.ts";
+import { createLogsRepository, type LogsRepository } from "./logs.ts";
+import { createRemindersRepository, type RemindersRepository } from "./reminders.ts";
+import { createSessionsRepository, type SessionsRepository } from "./sessions.ts";
+import { createTurnsRepository, type TurnsRepository } from "./turns.ts";
+
+export interface StoreOptions {
+  /** Source of every stored timestamp (tests inject a fake one). */
+  clock?: () => Date;
+}
+
+export interface Store {
+  readonly stateRoot: string;
+  readonly sessions: SessionsRepository;
+  readonly events: EventsRepository;
+  readonly turns: TurnsRepository;
+  readonly approvals: ApprovalsRepository;
+  readonly kv: KvRepository;
+  readonly artifacts: ArtifactsRepository;
+  readonly reminders: RemindersRepository;
+  readonly evalRuns: EvalRunsRepository;
+  readonly logs: LogsRepository;
+  readonly leases: LeasesRepository;
+  close(): void;
+}
+
+export function openStore(stateRoot: string, options: StoreOptions = {}): Store {
+  const clock = options.clock ?? (() => new Date());
+  const { db, sqlite } = openDatabase(stateRoot);
+  const ctx = { db, sqlite, stateRoot, now: () => clock().toISOString() };
+  const logs = createLogsRepository(ctx);
+  return {
+    stateRoot,
+    sessions: createSessionsRepository(ctx),
+    events: createEventsRepository(ctx, (message) => logs.append("warn", message)),
+    turns: createTurnsRepository(ctx),
+    approvals: createApprovalsRepository(ctx),
+    kv: createKvRepository(ctx),
+    artifacts: createArtifactsRepository(ctx),
+    reminders: createRemindersRepository(ctx),
+    evalRuns: createEvalRunsRepository(ctx),
+    logs,
+    leases: createLeasesRepository(ctx),
+    close() {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * `<stateRoot>/traces/<sessionId>.ndjson`: an append-only copy of a session's
+ * events, one JSON line each. The database stays the source of truth.
+ */
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { BdkEvent } from "../protocol/events.ts";
+import { BdkError } from "../protocol/errors.ts";
+
+export const TRACES_DIR = "traces";
+
+/** Ids become file names: keep them to one plain path segment. */
+export function isFileSafeId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{1,200}$/.test(id);
+}
+
+export function traceFile(stateRoot: string, sessionId: string): string {
+  if (!isFileSafeId(sessionId)) throw new BdkError("invalid_request", `Invalid session id: ${sessionId}`);
+  return path.join(stateRoot, TRACES_DIR, `${sessionId}.ndjson`);
+}
+
+/** Files this process has appended to, whose tail it already checked. */
+const checkedFiles = new Set<string>();
+
+export function appendTrace(stateRoot: string, events: readonly BdkEvent[]): void {
+  const linesByFile = new Map<string, string>();
+  for (const event of events) {
+    const file = traceFile(stateRoot, event.sessionId);
+    linesByFile.set(file, (linesByFile.get(file) ?? "") + JSON.stringify(event) + "\n");
+  }
+  for (const [file, lines] of linesByFile) {
+    if (!checkedFiles.has(file)) {
+      // A crash mid-write leaves a line without its newline; start on a fresh line.
+      const text = endsWithoutNewline(file) ? "\n" + lines : lines;
+      checkedFiles.add(file);
+      appendCreatingDir(file, text);
+    } else {
+      appendCreatingDir(file, lines);
+    }
+  }
+}
+
+export function removeTrace(stateRoot: string, sessionId: string): void {
+  const file = traceFile(stateRoot, sessionId);
+  checkedFiles.delete(file);
+  rmSync(file, { force: true });
+}
+
+/** Reads a trace file, skipping torn (unparsable) lines a crash may leave. */
+export function readTrace(file: string): BdkEvent[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new BdkError("not_found", `No trace file at ${file}`);
+    throw error;
+  }
+  const events: BdkEvent[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      events.push(JSON.parse(line) as BdkEvent);
+    } catch {
+      // a torn line: skip it
+    }
+  }
+  // Two processes appending to one session commit in index order but may write their copies out of order.
+  return isSortedByIndex(events) ? events : events.sort((a, b) => a.index - b.index);
+}
+
+function appendCreatingDir(file: string, text: string): void {
+  try {
+    appendFileSync(file, text);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(path.dirname(file), { recursive: true });
+    appendFileSync(file, text);
+  }
+}
+
+function endsWithoutNewline(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return false;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isSortedByIndex(events: readonly BdkEvent[]): boolean {
+  for (let i = 1; i < events.length; i++) if (events[i].index < events[i - 1].index) return false;
+  return true;
+}

@@ -1,0 +1,71 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { newTurnId } from "../protocol/ids.ts";
+import type { TokenUsage } from "../protocol/events.ts";
+import type { StoreContext } from "./context.ts";
+import { turns } from "./schema.ts";
+import type { TurnRow, TurnStatus } from "./types.ts";
+
+export interface TurnCreate {
+  id?: string;
+  sessionId: string;
+  status?: TurnStatus;
+  message: string;
+  botVersion?: string | null;
+  model?: string | null;
+  /** Defaults to the store clock. */
+  createdAt?: string;
+}
+
+export type TurnPatch = Partial<Pick<TurnRow, "status" | "model" | "botVersion" | "startedAt" | "endedAt" | "usage">>;
+
+export interface TurnsRepository {
+  create(input: TurnCreate): TurnRow;
+  get(id: string): TurnRow | undefined;
+  update(id: string, patch: TurnPatch): TurnRow | undefined;
+  /** Oldest first, so queued turns come out in admission order. */
+  listByStatus(status: TurnStatus | readonly TurnStatus[], options?: { sessionId?: string }): TurnRow[];
+}
+
+type Stored = typeof turns.$inferSelect;
+
+const toRow = (r: Stored): TurnRow => ({ ...r, usage: (r.usage as TokenUsage | null) ?? null });
+
+export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
+  const { db } = ctx;
+  return {
+    create(input) {
+      const [row] = db
+        .insert(turns)
+        .values({
+          id: input.id ?? newTurnId(),
+          sessionId: input.sessionId,
+          status: input.status ?? "queued",
+          message: input.message,
+          botVersion: input.botVersion ?? null,
+          model: input.model ?? null,
+          createdAt: input.createdAt ?? ctx.now(),
+        })
+        .returning()
+        .all();
+      return toRow(row);
+    },
+
+    get(id) {
+      const row = db.select().from(turns).where(eq(turns.id, id)).get();
+      return row && toRow(row);
+    },
+
+    update(id, patch) {
+      const [row] = db.update(turns).set(patch).where(eq(turns.id, id)).returning().all();
+      return row && toRow(row);
+    },
+
+    listByStatus(status, options = {}) {
+      const statuses = typeof status === "string" ? [status] : [...status];
+      const where = options.sessionId
+        ? and(inArray(turns.status, statuses), eq(turns.sessionId, options.sessionId))
+        : inArray(turns.status, statuses);
+      return db.select().from(turns).where(where).orderBy(turns.createdAt, turns.id).all().map(toRow);
+    },
+  };
+}

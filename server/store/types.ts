@@ -1,0 +1,139 @@
+/**
+ * Plain rows returned by the store repositories. No drizzle types: callers
+ * depend on these shapes only, so the storage backend can change under them.
+ */
+import type { Principal, SessionMode, TokenUsage } from "../protocol/events.ts";
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * - `idle`: created, no turn has started yet
+ * - `running`: a turn is running or queued
+ * - `waiting`: a chat session between turns; accepts follow-ups
+ * - `completed` / `failed`: a task session that ended; follow-ups are refused
+ * - `deleted`: soft-deleted; hidden from `get`, `list`, `findByToken`
+ */
+export type SessionStatus = "idle" | "running" | "waiting" | "completed" | "failed" | "deleted";
+
+export interface SessionRow {
+  id: string;
+  agent: string | null;
+  title: string | null;
+  mode: SessionMode;
+  status: SessionStatus;
+  channel: string;
+  principal: Principal;
+  continuationToken: string | null;
+  /** Whatever the channel needs to answer in the conversation (thread ids, PR refs). */
+  channelState: unknown;
+  purpose: string | null;
+  dryRun: boolean;
+  botVersion: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Index of the last event, -1 before the first. */
+  lastIndex: number;
+  usage: TokenUsage;
+}
+
+export type TurnStatus = "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
+
+export interface TurnRow {
+  id: string;
+  sessionId: string;
+  status: TurnStatus;
+  message: string;
+  botVersion: string | null;
+  model: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  usage: TokenUsage | null;
+}
+
+export type ApprovalStatus = "pending" | "approved" | "denied";
+
+export interface ApprovalRow {
+  id: string;
+  sessionId: string;
+  turnId: string;
+  toolCallId: string;
+  name: string;
+  input: unknown;
+  status: ApprovalStatus;
+  resolvedBy: string | null;
+  reason: string | null;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
+export interface KvEntry {
+  key: string;
+  value: JsonValue;
+  updatedAt: string;
+}
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface LogRow {
+  id: number;
+  at: string;
+  level: LogLevel;
+  msg: string;
+  data: Record<string, unknown> | null;
+}
+
+/** An artifact record without its (possibly large) contents. */
+export interface ArtifactRow {
+  id: string;
+  kind: string;
+  key: string;
+  title: string;
+  data: unknown;
+  contentType: string | null;
+  /** Byte length of the stored contents, null when there are none. */
+  size: number | null;
+  sessionId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ArtifactContents {
+  contents: Buffer;
+  contentType: string | null;
+}
+
+/** `armed`: waiting for `nextFireAt`; `done`: a one-shot that fired or a handler that stopped it. */
+export type ReminderStatus = "armed" | "done" | "cancelled";
+
+export interface ReminderRow {
+  id: string;
+  /** The creation request (purpose, channel, token, delay|at|every|cron, prompt|handler+args, until). */
+  spec: JsonValue;
+  nextFireAt: string | null;
+  status: ReminderStatus;
+  lastFiredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type EvalRunStatus = "running" | "completed" | "failed" | "cancelled";
+
+export interface EvalRunRow {
+  id: string;
+  status: EvalRunStatus;
+  startedAt: string;
+  endedAt: string | null;
+  summary: JsonValue | null;
+}
+
+export type EvalVerdict = "pending" | "passed" | "failed" | "errored" | "skipped";
+
+export interface EvalCaseRow {
+  runId: string;
+  caseId: string;
+  verdict: EvalVerdict;
+  assertions: JsonValue | null;
+  sessionId: string | null;
+  updatedAt: string;
+}

@@ -1,0 +1,38 @@
+/**
+ * Glue between Next.js route files and the engine. The engine lives in the
+ * process that booted Next (web/start-web-server.ts) and is shared through
+ * globalThis, so route bundles never carry a second copy of it.
+ */
+import type { AgentRouteName } from "../server/http/agent-routes.ts";
+import type { HttpHost } from "../server/http/http-host.ts";
+
+const HOST_KEY = Symbol.for("bdk.httpHost");
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+export function setHttpHost(host: HttpHost | undefined): void {
+  (globalThis as Record<symbol, unknown>)[HOST_KEY] = host;
+}
+
+export function httpHost(): HttpHost | undefined {
+  return (globalThis as Record<symbol, unknown>)[HOST_KEY] as HttpHost | undefined;
+}
+
+const notServing = () =>
+  Response.json({ ok: false, error: "not_ready", message: "Start the server with `bdk serve`." }, { status: 503 });
+
+/** A route handler for one named agent route. */
+export function agentRoute(name: AgentRouteName) {
+  return async (request: Request, context: RouteContext): Promise<Response> => {
+    const host = httpHost();
+    if (!host) return notServing();
+    const params = Object.fromEntries(
+      Object.entries(await context.params).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+    );
+    return host.handleAgentRoute(name, request, params);
+  };
+}
+
+export function agentsIndexRoute() {
+  return async (request: Request): Promise<Response> => httpHost()?.agentsIndex(request) ?? notServing();
+}

@@ -1,0 +1,117 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { HttpHost, type MountedAgent } from "../server/http/http-host.ts";
+import { defaultStateRoot, openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
+import type { ToolOutcome } from "../server/harness/execute-tool.ts";
+import { BdkError } from "../server/protocol/errors.ts";
+import { startWebServer } from "./start-web-server.ts";
+
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  mode?: "single" | "multi";
+  dev?: boolean;
+  /** `--bearer-token`: remote callers authenticate with `Authorization: Bearer <token>`. */
+  authToken?: string;
+  allowAnonymous?: boolean;
+  playground?: boolean;
+  stateRoot?: string;
+  model?: string;
+  env?: Record<string, string | undefined>;
+  log?: (line: string) => void;
+}
+
+export interface ServeHandle {
+  url: string;
+  agents: MountedAgent[];
+  close(): Promise<void>;
+  send(message: string, options?: { slug?: string; title?: string }): Promise<{ id: string; continuationToken: string }>;
+  callTool(name: string, input: unknown, options?: { slug?: string }): Promise<{ isError: boolean; result: unknown }>;
+}
+
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const RESERVED = new Set(["v1", "playground", "docs"]);
+
+function isProject(dir: string): boolean {
+  return existsSync(path.join(dir, "bot")) || existsSync(path.join(dir, "agent"));
+}
+
+/** One project, or a folder whose immediate children are projects (each mounted at `/<slug>`). */
+export function findProjects(dir: string): { slug: string; dir: string }[] {
+  if (isProject(dir)) return [{ slug: slugOf(path.basename(dir)), dir }];
+  const children = readdirSync(dir)
+    .map((name) => path.join(dir, name))
+    .filter((child) => statSync(child).isDirectory() && isProject(child));
+  if (children.length === 0) {
+    throw new BdkError("not_found", `${dir} has no bot/ folder and no child projects with one.`);
+  }
+  return children.map((child) => {
+    const slug = path.basename(child);
+    if (!SLUG.test(slug) || RESERVED.has(slug)) {
+      throw new BdkError("invalid_request", `"${slug}" cannot be an agent slug: use [A-Za-z0-9][A-Za-z0-9_-]*, not v1/playground/docs.`);
+    }
+    return { slug, dir: child };
+  });
+}
+
+function slugOf(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_-]/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  return cleaned && !RESERVED.has(cleaned) ? cleaned : "agent";
+}
+
+/** Serves one project or a folder of projects over HTTP with the playground. */
+export async function serve(dir: string, options: ServeOptions = {}): Promise<ServeHandle> {
+  const root = path.resolve(dir);
+  const projects = findProjects(root);
+  const mode = options.mode ?? (isProject(root) ? "single" : "multi");
+  const log = options.log ?? (() => {});
+  const opened: OpenedAgent[] = [];
+  try {
+    for (const project of projects) {
+      const stateRoot =
+        projects.length > 1 || mode === "multi"
+          ? path.join(options.stateRoot ?? defaultStateRoot(root), project.slug)
+          : (options.stateRoot ?? defaultStateRoot(project.dir));
+      opened.push(
+        await openAgent(project.dir, { stateRoot, env: options.env, dev: options.dev, model: options.model, echo: log }),
+      );
+    }
+  } catch (error) {
+    await Promise.all(opened.map((agent) => agent.close()));
+    throw error;
+  }
+  const agents = projects.map((project, i) => ({ slug: project.slug, opened: opened[i] }));
+  const httpHost = new HttpHost({
+    agents,
+    mode,
+    dev: options.dev ?? false,
+    bearerToken: options.authToken,
+    allowAnonymous: options.allowAnonymous,
+    playground: options.playground ?? true,
+  });
+  const web = await startWebServer({ host: options.host ?? "127.0.0.1", port: options.port ?? 3000, httpHost, log });
+
+  const pick = (slug?: string): MountedAgent => {
+    const found = slug ? agents.find((agent) => agent.slug === slug) : agents[0];
+    if (!found) throw new BdkError("not_found", `No agent mounted at /${slug}.`);
+    return found;
+  };
+  const principal = { type: "user" as const, id: "local" };
+
+  return {
+    url: web.url,
+    agents,
+    async close() {
+      await web.close();
+      await Promise.all(opened.map((agent) => agent.close()));
+    },
+    async send(message, sendOptions = {}) {
+      const handle = pick(sendOptions.slug).opened.runtime.startSession({ message, title: sendOptions.title, principal });
+      return { id: handle.sessionId, continuationToken: handle.continuationToken };
+    },
+    async callTool(name, input, callOptions = {}) {
+      const outcome: ToolOutcome = await pick(callOptions.slug).opened.runtime.callTool(name, input, { principal });
+      return { isError: outcome.isError, result: outcome.output };
+    },
+  };
+}

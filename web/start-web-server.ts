@@ -1,0 +1,64 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import next from "next";
+import { PEER_HEADER, type HttpHost } from "../server/http/http-host.ts";
+import { ensureBuilt, KIT_DIR } from "./build.ts";
+import { setHttpHost } from "./route-adapter.ts";
+
+export interface WebServerOptions {
+  host: string;
+  port: number;
+  httpHost: HttpHost;
+  log?: (line: string) => void;
+}
+
+export interface WebServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the production Next.js app in this process with the engine attached.
+ * The front records the socket peer for auth (dropping any client-sent copy)
+ * and, in single mode, maps `/v1/*` and `/playground` onto the agent's slug.
+ */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  await ensureBuilt(options.log);
+  setHttpHost(options.httpHost);
+  const app = next({ dev: false, dir: KIT_DIR, hostname: options.host, port: options.port, quiet: true });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const single = options.httpHost.options.mode === "single" ? options.httpHost.options.agents[0]?.slug : undefined;
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
+    const url = req.url ?? "/";
+    if (url === "/health" || url.startsWith("/health?")) {
+      res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      return;
+    }
+    if (single && (url.startsWith("/v1/") || url === "/v1") && !url.startsWith("/v1/agents")) {
+      req.url = `/${single}${url}`;
+    }
+    void handle(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${hostForUrl}:${address.port}`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close?.();
+      setHttpHost(undefined);
+    },
+  };
+}
