@@ -12,7 +12,7 @@ export interface ServeOptions {
   mode?: "single" | "multi";
   dev?: boolean;
   /** `--bearer-token`: remote callers authenticate with `Authorization: Bearer <token>`. */
-  authToken?: string;
+  authToken?: string | string[];
   allowAnonymous?: boolean;
   playground?: boolean;
   stateRoot?: string;
@@ -85,7 +85,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
     agents,
     mode,
     dev: options.dev ?? false,
-    bearerToken: options.authToken,
+    bearerTokens: options.authToken === undefined ? [] : [options.authToken].flat(),
     allowAnonymous: options.allowAnonymous,
     playground: options.playground ?? true,
   });

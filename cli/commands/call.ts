@@ -1,12 +1,16 @@
 import path from "node:path";
 import { type Command, stringFlag, UsageError } from "../command.ts";
+import { RemoteAgent } from "../remote.ts";
 
 export const callCommand: Command = {
   name: "call",
   summary: "Call one tool directly, without a model turn",
-  usage: "bdk call <tool> [--dir D] [--input JSON]",
+  usage: "bdk call <tool> [--dir D | --url U] [--input JSON]",
   flags: [
     { name: "dir", type: "string", description: "project directory", default: "." },
+    { name: "url", type: "string", description: "call through a running server" },
+    { name: "slug", type: "string", description: "with --url on a multi-agent host: the agent's slug" },
+    { name: "token", type: "string", description: "with --url: bearer token (default BDK_BEARER_TOKEN)" },
     { name: "input", type: "string", description: "the tool input as JSON", default: "{}" },
     { name: "state-root", type: "string", description: "state directory", default: "<dir>/.bdk/state" },
   ],
@@ -16,16 +20,26 @@ export const callCommand: Command = {
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const input = parseInput(stringFlag(args, "input") ?? "{}");
 
-    const { openAgent } = await import("../../server/host/open-agent.ts");
-    const dir = path.resolve(io.cwd, stringFlag(args, "dir") ?? ".");
-    const opened = await openAgent(dir, { stateRoot: stringFlag(args, "state-root"), env: io.env });
-    try {
-      const outcome = await opened.runtime.callTool(toolName, input, { principal: { type: "user", id: "local" } });
-      io.stdout.write(`${JSON.stringify({ isError: outcome.isError, result: outcome.output }, null, 2)}\n`);
-      return outcome.isError ? 1 : 0;
-    } finally {
-      await opened.close();
+    let outcome: { isError: boolean; result: unknown };
+    const url = stringFlag(args, "url");
+    if (url) {
+      const remote = new RemoteAgent(url, stringFlag(args, "slug"), stringFlag(args, "token") ?? io.env.BDK_BEARER_TOKEN);
+      outcome = await remote.request("POST", `/tools/${encodeURIComponent(toolName)}`, { input });
+    } else {
+      const { openAgent } = await import("../../server/host/open-agent.ts");
+      const opened = await openAgent(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
+        stateRoot: stringFlag(args, "state-root"),
+        env: io.env,
+      });
+      try {
+        const result = await opened.runtime.callTool(toolName, input, { principal: { type: "user", id: "local" } });
+        outcome = { isError: result.isError, result: result.output };
+      } finally {
+        await opened.close();
+      }
     }
+    io.stdout.write(`${JSON.stringify({ isError: outcome.isError, result: outcome.result }, null, 2)}\n`);
+    return outcome.isError ? 1 : 0;
   },
 };
 

@@ -16,20 +16,7 @@ export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[]
 
   const flushStep = () => {
     const answered = calls.filter((call) => results.has(call.toolCallId));
-    if (text || answered.length > 0) {
-      messages.push({
-        role: "assistant",
-        content: [
-          ...(text ? [{ type: "text" as const, text }] : []),
-          ...answered.map((call) => ({
-            type: "tool-call" as const,
-            toolCallId: call.toolCallId,
-            toolName: call.name,
-            input: call.input,
-          })),
-        ],
-      });
-    }
+    if (text || answered.length > 0) messages.push(assistantMessage(text, answered));
     if (answered.length > 0) {
       const content: ToolModelMessage["content"] = answered.map((call) => {
         const result = results.get(call.toolCallId)!;
@@ -66,4 +53,20 @@ export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[]
   }
   flushStep();
   return messages;
+}
+
+/** The assistant side of a step: its text and the tool calls it made. */
+export function assistantMessage(text: string, calls: ToolAction[]): ModelMessage {
+  return {
+    role: "assistant",
+    content: [
+      ...(text ? [{ type: "text" as const, text }] : []),
+      ...calls.map((call) => ({
+        type: "tool-call" as const,
+        toolCallId: call.toolCallId,
+        toolName: call.name,
+        input: call.input,
+      })),
+    ],
+  };
 }

@@ -3,8 +3,9 @@ import type { ProviderOptions } from "@ai-sdk/provider-utils";
 import type { ModelMessage, ToolModelMessage } from "ai";
 import type { ToolContext } from "../authoring/tools.ts";
 import type { LoadedTool } from "../load/types.ts";
-import { addUsage, type EventDraft, type TokenUsage, ZERO_USAGE } from "../protocol/events.ts";
-import { executeTool, toModelOutput } from "./execute-tool.ts";
+import { addUsage, type EventDraft, type TokenUsage, type ToolAction, ZERO_USAGE } from "../protocol/events.ts";
+import { executeTool, toModelOutput, type ToolOutcome } from "./execute-tool.ts";
+import { assistantMessage } from "./history.ts";
 import { runModelStep, type StepOutcome } from "./model-step.ts";
 
 /** A model ready to call; the first that answers wins, the rest are fallbacks. */
@@ -17,10 +18,33 @@ export interface ModelCandidate {
 /** Distributes `EventDraft` without the turn id; the session log stamps it. */
 export type TurnEmitter = (draft: EventDraft) => void;
 
+export interface ApprovalDecision {
+  approved: boolean;
+  by: string;
+  reason?: string;
+}
+
+/**
+ * Decides whether a model-initiated call may run. Resolves `undefined` when
+ * no approval is needed; otherwise parks until a person decides.
+ */
+export type ToolGate = (call: ToolAction, tool: LoadedTool, ctx: ToolContext) => Promise<ApprovalDecision | undefined>;
+
+/** A step whose tool calls were interrupted (a parked approval across a restart). */
+export interface ParkedStep {
+  step: number;
+  text: string;
+  calls: ToolAction[];
+  /** Results already recorded for some of the calls. */
+  results: Map<string, Pick<ToolOutcome, "output" | "isError">>;
+}
+
 export interface TurnRequest {
   system: string;
   history: ModelMessage[];
-  message: string;
+  /** The user message; absent when resuming a parked step. */
+  message?: string;
+  resume?: ParkedStep;
   tools: LoadedTool[];
   models: ModelCandidate[];
   /** Content hash of the bot that runs this turn, recorded on `turn.started`. */
@@ -28,6 +52,12 @@ export interface TurnRequest {
   /** Decides whether an error from a model means "try the next candidate". */
   isModelUnavailable(error: unknown): boolean;
   toolContext(toolCallId: string): ToolContext;
+  gate?: ToolGate;
+  /**
+   * `bot/result.ts`: runs on the final text. Resolves a rejection message to
+   * ask the model for a revision; throws to fail the turn.
+   */
+  commit?: (text: string) => Promise<string | undefined>;
   abortSignal: AbortSignal;
   emit: TurnEmitter;
   maxSteps?: number;
@@ -42,6 +72,19 @@ export interface TurnResult {
 }
 
 const DEFAULT_MAX_STEPS = 25;
+/** Revisions `ctx.reject` may ask for before the turn fails. */
+export const MAX_RESULT_REVISIONS = 2;
+
+/** A turn that cannot produce an accepted result; the code lands on `turn.failed`. */
+export class TurnFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "TurnFailure";
+  }
+}
 
 /**
  * The agent loop: call the model, run the tools it asked for, feed the
@@ -49,19 +92,32 @@ const DEFAULT_MAX_STEPS = 25;
  * cannot finish (aborted, or no model answered); the caller records why.
  */
 export async function runTurn(request: TurnRequest): Promise<TurnResult> {
-  const messages: ModelMessage[] = [{ role: "user", content: request.message }];
+  const messages: ModelMessage[] = request.message === undefined ? [] : [{ role: "user", content: request.message }];
   const byName = new Map(request.tools.map((tool) => [tool.name, tool]));
   let candidateIndex = 0;
   let usage = ZERO_USAGE;
   let finalText = "";
+  let firstStep = 0;
 
-  request.emit({
-    type: "turn.started",
-    data: { model: request.models[0]?.id ?? "none", botVersion: request.botVersion },
-  });
+  if (request.resume) {
+    const parked = request.resume;
+    messages.push(assistantMessage(parked.text, parked.calls));
+    messages.push(await runToolCalls(parked.calls, parked.results, byName, request));
+    request.emit({
+      type: "step.completed",
+      data: { step: parked.step, durationMs: 0, finishReason: "tool-calls", usage: ZERO_USAGE },
+    });
+    firstStep = parked.step + 1;
+  } else {
+    request.emit({
+      type: "turn.started",
+      data: { model: request.models[0]?.id ?? "none", botVersion: request.botVersion },
+    });
+  }
 
   const maxSteps = request.maxSteps ?? DEFAULT_MAX_STEPS;
-  for (let step = 0; step < maxSteps; step++) {
+  let revisions = 0;
+  for (let step = firstStep; step < maxSteps; step++) {
     request.emit({ type: "step.started", data: { step } });
     const started = performance.now();
 
@@ -93,30 +149,10 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
       request.emit({ type: "message.completed", data: { text: outcome.text, finishReason: outcome.finishReason } });
       finalText = outcome.text;
     }
-
     if (outcome.toolCalls.length > 0) {
       request.emit({ type: "actions.requested", data: { actions: outcome.toolCalls } });
-      const results: ToolModelMessage["content"] = [];
-      for (const call of outcome.toolCalls) {
-        const tool = byName.get(call.name);
-        const result = tool
-          ? await executeTool(tool, call.input, request.toolContext(call.toolCallId))
-          : { output: `Unknown tool ${call.name}.`, isError: true, durationMs: 0 };
-        request.emit({
-          type: "action.result",
-          data: { toolCallId: call.toolCallId, name: call.name, ...result },
-        });
-        results.push({
-          type: "tool-result",
-          toolCallId: call.toolCallId,
-          toolName: call.name,
-          output: toModelOutput(result),
-        });
-        request.abortSignal.throwIfAborted();
-      }
-      messages.push({ role: "tool", content: results });
+      messages.push(await runToolCalls(outcome.toolCalls, new Map(), byName, request));
     }
-
     request.emit({
       type: "step.completed",
       data: {
@@ -126,8 +162,49 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
         usage: outcome.usage,
       },
     });
-    if (outcome.toolCalls.length === 0) break;
+    if (outcome.toolCalls.length > 0) continue;
+    if (!request.commit) break;
+
+    if (!outcome.text) throw new TurnFailure("no_result", "The turn ended without assistant text for result.ts to commit.");
+    const rejection = await request.commit(outcome.text);
+    if (rejection === undefined) break;
+    if (revisions++ >= MAX_RESULT_REVISIONS) {
+      throw new TurnFailure("result_rejected", `result.ts rejected the answer ${revisions} times: ${rejection}`);
+    }
+    messages.push({ role: "user", content: `Your answer was not accepted: ${rejection}\nRevise it.` });
   }
 
   return { text: finalText, usage, messages, model: request.models[candidateIndex]?.id ?? "none" };
+}
+
+/** Runs a step's calls in order (through the approval gate), recording each `action.result`. */
+async function runToolCalls(
+  calls: ToolAction[],
+  recorded: ParkedStep["results"],
+  byName: Map<string, LoadedTool>,
+  request: TurnRequest,
+): Promise<ToolModelMessage> {
+  const content: ToolModelMessage["content"] = [];
+  for (const call of calls) {
+    let result = recorded.get(call.toolCallId);
+    if (!result) {
+      const outcome = await runOneCall(call, byName.get(call.name), request);
+      request.emit({ type: "action.result", data: { toolCallId: call.toolCallId, name: call.name, ...outcome } });
+      result = outcome;
+    }
+    content.push({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.name, output: toModelOutput(result) });
+    request.abortSignal.throwIfAborted();
+  }
+  return { role: "tool", content };
+}
+
+async function runOneCall(call: ToolAction, tool: LoadedTool | undefined, request: TurnRequest): Promise<ToolOutcome> {
+  if (!tool) return { output: `Unknown tool ${call.name}.`, isError: true, durationMs: 0 };
+  const ctx = request.toolContext(call.toolCallId);
+  const decision = await request.gate?.(call, tool, ctx);
+  if (decision && !decision.approved) {
+    const why = decision.reason ? `: ${decision.reason}` : "";
+    return { output: `The call to ${call.name} was denied by ${decision.by}${why}.`, isError: true, durationMs: 0 };
+  }
+  return executeTool(tool, call.input, ctx);
 }

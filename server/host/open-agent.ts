@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Diagnostic } from "../discover/diagnostics.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { loadAgent } from "../load/load-agent.ts";
-import type { ResolvedAgent } from "../load/types.ts";
+import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { isModelUnavailableError, resolveModelChain } from "../models/index.ts";
 import { SessionRuntime } from "../sessions/session-runtime.ts";
 import { openStore, type Store } from "../store/index.ts";
@@ -62,10 +62,10 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const logger = createLogger(store, options.echo);
   const env = options.env ?? process.env;
 
-  const resolveModels = (current: ResolvedAgent): ModelCandidate[] => {
-    const chain = resolveModelChain(current.config.model, current.config.modelFallbacks ?? [], {
+  const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] => {
+    const chain = resolveModelChain(config.model, config.modelFallbacks ?? [], {
       env,
-      agentName: current.name,
+      agentName,
       dev: options.dev,
       override: options.model,
     });

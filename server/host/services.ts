@@ -1,4 +1,4 @@
-import type { ArtifactsApi, HostServices, JsonValue } from "../authoring/types.ts";
+import type { HostServices, JsonValue } from "../authoring/types.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { Store } from "../store/index.ts";
 import type { Logger } from "./logger.ts";
@@ -47,29 +47,6 @@ export function createHostServices(options: { agentName: string; store: Store; l
         const attributes = typeof valueOrAttrs === "object" ? valueOrAttrs : attrs;
         logger.debug("metric", { name, value, ...attributes });
       },
-    },
-  };
-}
-
-/** Artifacts are stored per agent; kinds are checked once a registry exists (see harness issue). */
-export function createArtifactsApi(store: Store, sessionId: string | undefined): ArtifactsApi {
-  return {
-    async tag(input) {
-      const row = store.artifacts.upsert({ ...input, sessionId: sessionId ?? null });
-      return { id: row.id };
-    },
-    async list(filter) {
-      return store.artifacts.list(filter ?? {}).map((row) => ({
-        id: row.id,
-        kind: row.kind,
-        key: row.key,
-        title: row.title,
-        data: row.data,
-        contentType: row.contentType ?? undefined,
-        sessionId: row.sessionId ?? undefined,
-        createdAt: row.createdAt,
-        updatedAt: row.updatedAt,
-      }));
     },
   };
 }

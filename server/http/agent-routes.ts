@@ -36,6 +36,8 @@ const followUpBody = z.object({
   workspaceFiles: z.record(z.string(), z.string()).optional(),
 });
 
+const approvalBody = z.object({ approved: z.boolean(), reason: z.string().max(2000).optional() });
+
 const toolCallBody = z.object({ input: z.unknown().optional(), sessionId: z.string().optional() });
 
 function sessionJson(session: SessionRow) {
@@ -166,6 +168,25 @@ export const agentRoutes = {
       principal,
     });
     return json({ ok: true, isError: outcome.isError, result: outcome.output });
+  },
+
+  async listApprovals({ opened, principal, seesAll }) {
+    const approvals = opened.runtime.listApprovals(seesAll ? undefined : principal.id).map((row) => ({
+      approvalId: row.id,
+      sessionId: row.sessionId,
+      turnId: row.turnId,
+      toolCallId: row.toolCallId,
+      name: row.name,
+      input: row.input,
+      createdAt: row.createdAt,
+    }));
+    return json({ ok: true, approvals });
+  },
+
+  async resolveApproval({ request, params, opened, principal }) {
+    const body = await readJsonBody(request, approvalBody);
+    const row = opened.runtime.resolveApproval(params.id, params.approvalId, body, principal);
+    return json({ ok: true, approvalId: row.id, status: row.status, by: row.resolvedBy });
   },
 
   async info({ opened }) {

@@ -16,7 +16,8 @@ export interface HttpHostOptions {
   agents: MountedAgent[];
   mode: "single" | "multi";
   dev: boolean;
-  bearerToken?: string;
+  /** Each token is its own principal (`service:bearer-<hash>`). */
+  bearerTokens?: string[];
   allowAnonymous?: boolean;
   playground: boolean;
 }
@@ -32,7 +33,7 @@ export class HttpHost {
     this.policies = options.allowAnonymous
       ? [{ kind: "anonymous" }]
       : [
-          ...(options.bearerToken ? [{ kind: "bearer" as const, token: options.bearerToken }] : []),
+          ...(options.bearerTokens ?? []).map((token) => ({ kind: "bearer" as const, token })),
           { kind: "localDevStrict" as const },
         ];
   }

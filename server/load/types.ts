@@ -2,6 +2,14 @@
  * What `load/` hands the runtime: an agent whose modules are imported and
  * whose definitions are checked. The harness and sessions read only this.
  */
+import type { ArtifactsDefinition } from "../authoring/artifacts.ts";
+import type { ChannelDefinition } from "../authoring/channels.ts";
+import type { ConnectionDefinition } from "../authoring/connections.ts";
+import type { EvalConfigDefinition, EvalTest } from "../authoring/evals.ts";
+import type { HookDefinition } from "../authoring/hooks.ts";
+import type { ReminderDefinition } from "../authoring/reminders.ts";
+import type { ResultDefinition } from "../authoring/result.ts";
+import type { ScheduleDefinition } from "../authoring/schedules.ts";
 import type { ToolContext, ToolEffect } from "../authoring/tools.ts";
 import type { ModelSetting } from "../authoring/types.ts";
 
@@ -57,10 +65,57 @@ export interface ResolvedSubagent {
   file: string;
 }
 
+/** An MCP connection from `mcp-connections/` (scope "model") or `host-connections/` (scope "host"). */
+export interface ResolvedConnection {
+  name: string;
+  scope: "model" | "host";
+  kind: "remote" | "stdio" | "peer";
+  definition: ConnectionDefinition;
+  file: string;
+}
+
+/** What an `extensions/<ns>` mount added (names already prefixed `<ns>__`). */
+export interface ResolvedExtension {
+  namespace: string;
+  extension: string;
+  description?: string;
+  file: string;
+  contributes: {
+    tools: string[];
+    skills: string[];
+    connections: string[];
+    hooks: string[];
+    channels: string[];
+    schedules: string[];
+    subagents: string[];
+    artifactKinds: string[];
+    instructions: boolean;
+  };
+}
+
+/** One runnable eval case: `<file-id>` or `<file-id>/<case-id>` (arrays: `<file-id>/0000`). */
+export interface LoadedEvalCase {
+  id: string;
+  file: string;
+  description?: string;
+  tags: string[];
+  iterations: number;
+  timeoutMs?: number;
+  test: EvalTest;
+}
+
+export interface LoadedEvals {
+  config?: EvalConfigDefinition;
+  configFile?: string;
+  cases: LoadedEvalCase[];
+}
+
 /** A loaded agent. `version` is a content hash of `bot/` (recorded on each turn). */
 export interface ResolvedAgent {
   name: string;
+  /** Absolute project directory. */
   rootDir: string;
+  /** Absolute `bot/` (or legacy `agent/`) directory. */
   botDir: string;
   version: string;
   config: AgentConfig;
@@ -68,12 +123,16 @@ export interface ResolvedAgent {
   tools: LoadedTool[];
   skills: LoadedSkill[];
   subagents: ResolvedSubagent[];
-  /** Definitions loaded from the other capability folders, keyed by name. */
-  channels: Map<string, unknown>;
-  schedules: Map<string, unknown>;
-  reminders: Map<string, unknown>;
-  hooks: Map<string, unknown>;
-  connections: Map<string, unknown>;
-  artifacts?: unknown;
-  result?: unknown;
+  /** Definitions loaded from the other capability folders (and extensions), keyed by name. */
+  channels: Map<string, ChannelDefinition>;
+  schedules: Map<string, ScheduleDefinition>;
+  reminders: Map<string, ReminderDefinition>;
+  hooks: Map<string, HookDefinition>;
+  connections: Map<string, ResolvedConnection>;
+  artifacts?: ArtifactsDefinition;
+  result?: ResultDefinition;
+  /** Absolute `bot/sandbox/workspace`, when it exists: seed files for each session workspace. */
+  sandboxDir?: string;
+  extensions?: ResolvedExtension[];
+  evals?: LoadedEvals;
 }

@@ -22,8 +22,8 @@ function start(stateRoot: string, agent: ResolvedAgent = testAgent([inspect]), s
     store,
     stateRoot,
     logger: createLogger(store),
-    resolveModels: (current) => [
-      { id: "scripted", model: createScriptedModel({ agentName: current.name, stepDelayMs }) },
+    resolveModels: (_config, agentName) => [
+      { id: "scripted", model: createScriptedModel({ agentName, stepDelayMs }) },
     ],
     isModelUnavailable: () => false,
   });
@@ -182,5 +182,80 @@ describe("SessionRuntime", () => {
     await Promise.all([a.done, b.done]);
     const queued = runtime.events(b.sessionId, me).find((event) => event.type === "turn.queued");
     expect(queued?.data).toEqual({ position: 1 });
+  });
+});
+
+describe("approvals", () => {
+  const approve = zodTool(
+    "submit_review",
+    z.object({ prUrl: z.string() }),
+    ({ prUrl }) => ({ submitted: true, prUrl }),
+    { needsApproval: async () => true, needsApprovalLabel: true },
+  );
+  const untilEvent = (runtime: SessionRuntime, sessionId: string, type: string) =>
+    new Promise<AnyBdkEvent>((resolve) => {
+      const stop = runtime.follow(sessionId, me, 0, (events) => {
+        const hit = events.find((event) => event.type === type);
+        if (hit) {
+          queueMicrotask(stop);
+          resolve(hit);
+        }
+      });
+    });
+
+  it("parks the call until approved, then runs it and finishes the turn", async () => {
+    const { runtime } = start(tmp(), testAgent([approve]));
+    const handle = runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
+    const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
+    const { approvalId } = parked.data as { approvalId: string };
+    expect(runtime.listApprovals(me.id).map((row) => row.id)).toEqual([approvalId]);
+    expect(() => runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, stranger)).toThrow(
+      expect.objectContaining({ code: "forbidden" }),
+    );
+    runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
+    expect(await handle.done).toMatchObject({ status: "completed" });
+    const result = runtime.events(handle.sessionId, me).find((event) => event.type === "action.result");
+    expect(result?.data).toMatchObject({ isError: false, output: { submitted: true } });
+    expect(() => runtime.resolveApproval(handle.sessionId, approvalId, { approved: false }, me)).toThrow(
+      expect.objectContaining({ code: "already_resolved" }),
+    );
+    expect(runtime.listApprovals(me.id)).toEqual([]);
+  });
+
+  it("returns a denial to the model naming who denied and why", async () => {
+    const { runtime } = start(tmp(), testAgent([approve]));
+    const handle = runtime.startSession({ message: "submit_review https://x.test/pr/2", principal: me });
+    const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
+    runtime.resolveApproval(
+      handle.sessionId,
+      (parked.data as { approvalId: string }).approvalId,
+      { approved: false, reason: "not on Fridays" },
+      me,
+    );
+    await handle.done;
+    const result = runtime.events(handle.sessionId, me).find((event) => event.type === "action.result");
+    expect(result?.data).toMatchObject({ isError: true });
+    expect(String((result?.data as { output: unknown }).output)).toMatch(/denied by user:local: not on Fridays/);
+  });
+
+  it("keeps a parked approval across a restart and continues the turn once approved", async () => {
+    const root = tmp();
+    const first = start(root, testAgent([approve]));
+    const handle = first.runtime.startSession({ message: "submit_review https://x.test/pr/3", principal: me });
+    const parked = await untilEvent(first.runtime, handle.sessionId, "action.approval_requested");
+    const { approvalId } = parked.data as { approvalId: string };
+    first.store.close(); // the process dies: nothing more is written
+    opened.splice(0);
+
+    const second = start(root, testAgent([approve]));
+    second.runtime.recover();
+    expect(second.runtime.listApprovals(me.id).map((row) => row.id)).toEqual([approvalId]);
+    second.runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
+    await second.runtime.idle(handle.sessionId);
+    const events = second.runtime.events(handle.sessionId, me);
+    expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
+    expect(events.find((event) => event.type === "action.result")?.data).toMatchObject({ isError: false });
+    expect(events.at(-2)?.type).toBe("turn.completed");
+    expect((events.at(-2)?.data as { result: string }).result).toContain("submitted");
   });
 });

@@ -1,23 +1,26 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { ModelMessage } from "ai";
-import type { ToolContext } from "../authoring/tools.ts";
 import type { HostServices } from "../authoring/types.ts";
 import { executeTool, type ToolOutcome } from "../harness/execute-tool.ts";
 import { historyFromEvents } from "../harness/history.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { buildSystemPrompt } from "../harness/system-prompt.ts";
-import { createArtifactsApi, createHostServices } from "../host/services.ts";
+import { createHostServices } from "../host/services.ts";
 import type { Logger } from "../host/logger.ts";
-import type { ResolvedAgent } from "../load/types.ts";
+import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDraft, type Principal, type SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
 import type { Store } from "../store/index.ts";
-import type { SessionRow } from "../store/types.ts";
+import type { ApprovalRow, SessionRow } from "../store/types.ts";
+import { ApprovalDesk } from "./approval-desk.ts";
 import { EventBus } from "./event-bus.ts";
 import { followSession } from "./follow.ts";
-import { executeTurn, PREEMPTED, STOPPED, type TurnEnd } from "./turn-runner.ts";
+import { dispatchToHooks } from "./hook-runner.ts";
+import { parkedTurnFromEvents } from "./parked-turn.ts";
+import { resultCommitter, toolContextFor, toolsForTurn, type TurnServices } from "./turn-setup.ts";
+import { executeTurn, PREEMPTED, STOPPED, type TurnEnd, type TurnJob } from "./turn-runner.ts";
 import { TurnSlots } from "./turn-slots.ts";
 
 export interface SessionRuntimeOptions {
@@ -26,7 +29,7 @@ export interface SessionRuntimeOptions {
   stateRoot: string;
   logger: Logger;
   /** Resolves the model chain for a turn; throws `model_unavailable` when none can run. */
-  resolveModels(agent: ResolvedAgent): ModelCandidate[];
+  resolveModels(config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[];
   isModelUnavailable(error: unknown): boolean;
   now?: () => Date;
 }
@@ -81,6 +84,10 @@ export class SessionRuntime {
   private readonly slots: TurnSlots;
   private readonly host: HostServices;
   private readonly now: () => Date;
+  private readonly approvals: ApprovalDesk;
+  private readonly services: TurnServices;
+  /** Turns parked on an approval by a previous process: sessionId → turnId. */
+  private readonly dormant = new Map<string, string>();
 
   constructor(private readonly options: SessionRuntimeOptions) {
     this.agent = options.agent;
@@ -88,6 +95,15 @@ export class SessionRuntime {
     this.now = options.now ?? (() => new Date());
     this.slots = new TurnSlots(options.agent.config.concurrency?.maxRunningTurns ?? Number.POSITIVE_INFINITY);
     this.host = createHostServices({ agentName: options.agent.name, store: options.store, logger: options.logger });
+    this.approvals = new ApprovalDesk(options.store, (sessionId, drafts) => this.append(sessionId, drafts));
+    this.services = {
+      store: options.store,
+      host: this.host,
+      now: this.now,
+      resolveModels: options.resolveModels,
+      isModelUnavailable: options.isModelUnavailable,
+      append: (sessionId, drafts) => this.append(sessionId, drafts),
+    };
   }
 
   /** Swaps in a reloaded agent; running turns keep the version they started with. */
@@ -139,9 +155,17 @@ export class SessionRuntime {
         "The continuation token is stale: use the token returned by the last accepted message.",
       );
     }
-    const token = input.rotateToken ? newContinuationToken() : (session.continuationToken ?? newContinuationToken());
-    if (token !== session.continuationToken) this.store.sessions.update(sessionId, { continuationToken: token });
+    let token = session.continuationToken ?? newContinuationToken();
+    if (input.rotateToken) {
+      const rotated = newContinuationToken();
+      // Atomic swap: of two follow-ups racing with the same token, one wins and the other is stale.
+      if (!this.store.sessions.rotateToken(sessionId, token, rotated)) {
+        throw new BdkError("stale_token", "The continuation token is stale: another message used it first.");
+      }
+      token = rotated;
+    }
 
+    this.cancelDormant(sessionId);
     const live = this.liveSession(sessionId);
     if (live.current && input.admission === "coalesce") {
       live.coalesced.push(input.message);
@@ -155,6 +179,7 @@ export class SessionRuntime {
   /** Interrupts the running turn; `"idle"` when nothing was running. */
   stop(sessionId: string, principal: Principal): "stopping" | "idle" {
     this.requireSession(sessionId, principal);
+    if (this.cancelDormant(sessionId)) return "stopping";
     const current = this.live.get(sessionId)?.current;
     if (!current) return "idle";
     this.live.get(sessionId)!.coalesced = [];
@@ -216,9 +241,34 @@ export class SessionRuntime {
     const tool = this.agent.tools.find((candidate) => candidate.name === name);
     if (!tool) throw new BdkError("not_found", `No tool named "${name}". See GET /v1/tools for the list.`);
     const session = options.sessionId ? this.requireSession(options.sessionId, options.principal) : undefined;
-    const controller = new AbortController();
-    const ctx = this.toolContext(session, undefined, controller.signal);
+    const scope = { session, workspaceDir: session ? this.workspaceDir(session.id) : this.options.stateRoot };
+    const ctx = toolContextFor(this.services, this.agent, scope, undefined, new AbortController().signal);
     return executeTool(tool, input, ctx);
+  }
+
+  /** Pending approvals the caller may resolve; `principalId` undefined = everyone's. */
+  listApprovals(principalId: string | undefined): ApprovalRow[] {
+    return this.store.approvals.listPending({ principalId });
+  }
+
+  /** Approve or deny a parked call; 409 when already resolved. Resumes a turn parked before a restart. */
+  resolveApproval(
+    sessionId: string,
+    approvalId: string,
+    decision: { approved: boolean; reason?: string },
+    principal: Principal,
+  ): ApprovalRow {
+    this.requireSession(sessionId, principal);
+    const row = this.store.approvals.get(approvalId);
+    if (!row || row.sessionId !== sessionId) {
+      throw new BdkError("not_found", `No approval ${approvalId} in session ${sessionId}.`);
+    }
+    const waited = this.approvals.resolve(row, { ...decision, by: `${principal.type}:${principal.id}` });
+    if (!waited && this.dormant.get(sessionId) === row.turnId) {
+      this.dormant.delete(sessionId);
+      this.resumeParked(sessionId, row.turnId);
+    }
+    return this.store.approvals.get(approvalId)!;
   }
 
   /**
@@ -227,7 +277,12 @@ export class SessionRuntime {
    */
   recover(): number {
     let count = 0;
+    const parked = new Set(this.store.approvals.listPending().map((approval) => approval.turnId));
     for (const turn of this.store.turns.listByStatus(["queued", "running"])) {
+      if (parked.has(turn.id)) {
+        this.dormant.set(turn.sessionId, turn.id);
+        continue;
+      }
       const session = this.store.sessions.get(turn.sessionId);
       this.store.turns.update(turn.id, { status: "interrupted", endedAt: this.now().toISOString() });
       if (!session) continue;
@@ -257,85 +312,151 @@ export class SessionRuntime {
   append(sessionId: string, drafts: EventDraft[]): AnyBdkEvent[] {
     const events = this.store.events.append(sessionId, drafts) as AnyBdkEvent[];
     this.bus.publish(sessionId, events);
+    if (this.agent.hooks.size > 0) this.runHooks(sessionId, events);
     return events;
   }
 
+  private runHooks(sessionId: string, events: AnyBdkEvent[]): void {
+    const session = this.store.sessions.get(sessionId);
+    if (!session) return;
+    const ctx = toolContextFor(
+      this.services,
+      this.agent,
+      { session, workspaceDir: this.workspaceDir(sessionId) },
+      undefined,
+      new AbortController().signal,
+    );
+    dispatchToHooks(
+      this.agent.hooks,
+      events,
+      {
+        session: { id: session.id, purpose: session.purpose ?? undefined },
+        channel: { id: session.channel },
+        host: ctx.host,
+        artifacts: ctx.artifacts,
+      },
+      this.options.logger,
+    );
+  }
+
   private enqueueTurn(sessionId: string, message: string): string {
-    const live = this.liveSession(sessionId);
     const turnId = newTurnId();
-    const agent = this.agent;
-    const controller = new AbortController();
     this.store.turns.create({
       id: turnId,
       sessionId,
       status: "queued",
       message,
-      botVersion: agent.version,
+      botVersion: this.agent.version,
       createdAt: this.now().toISOString(),
     });
-    const previous = live.tail;
-    const done = previous.then(() => this.runTurn(sessionId, turnId, message, agent, controller));
+    this.chainTurn(sessionId, turnId, { message });
+    return turnId;
+  }
+
+  /** Continues a turn parked on an approval before a restart, from its parked step. */
+  private resumeParked(sessionId: string, turnId: string): void {
+    const events = this.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
+    const rebuilt = parkedTurnFromEvents(events, turnId);
+    if (!rebuilt) return;
+    this.chainTurn(sessionId, turnId, { resume: rebuilt.parked, history: rebuilt.history });
+  }
+
+  /** Ends a turn parked before a restart without running it (a stop or a new message). */
+  private cancelDormant(sessionId: string): boolean {
+    const turnId = this.dormant.get(sessionId);
+    if (!turnId) return false;
+    this.dormant.delete(sessionId);
+    for (const approval of this.store.approvals.listPending({ sessionId })) {
+      this.approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" });
+    }
+    const session = this.store.sessions.get(sessionId);
+    if (session) this.finishTurn(session, turnId, { ...STOPPED }, (draft) => this.append(sessionId, [{ ...draft, turnId }]));
+    return true;
+  }
+
+  private chainTurn(
+    sessionId: string,
+    turnId: string,
+    start: { message?: string; resume?: TurnJob["resume"]; history?: ModelMessage[] },
+  ): void {
+    const live = this.liveSession(sessionId);
+    const agent = this.agent;
+    const controller = new AbortController();
+    const done = live.tail.then(() => this.runTurn(sessionId, turnId, start, agent, controller));
     live.current = { turnId, controller, done };
     live.tail = done;
     void done.then(() => {
       if (live.current?.turnId === turnId) live.current = undefined;
       if (live.tail === done && live.coalesced.length > 0 && this.live.get(sessionId) === live) {
-        const next = live.coalesced.splice(0).join("\n\n");
-        this.enqueueTurn(sessionId, next);
+        this.enqueueTurn(sessionId, live.coalesced.splice(0).join("\n\n"));
       }
     });
-    return turnId;
   }
 
   private async runTurn(
     sessionId: string,
     turnId: string,
-    message: string,
+    start: { message?: string; resume?: TurnJob["resume"]; history?: ModelMessage[] },
     agent: ResolvedAgent,
     controller: AbortController,
   ): Promise<TurnEnd> {
     const emit = (draft: EventDraft) => this.append(sessionId, [{ ...draft, turnId }]);
-    const received = this.append(sessionId, [{ type: "message.received", turnId, data: { message } }])[0];
     const session = this.store.sessions.get(sessionId);
     if (!session) return { status: "cancelled", code: "deleted", message: "The session was deleted." };
+    let history = start.history;
+    if (start.message !== undefined) {
+      const received = emit({ type: "message.received", data: { message: start.message } })[0];
+      history = this.liveSession(sessionId).history ?? this.historyBefore(sessionId, received.index);
+    }
     this.store.sessions.update(sessionId, { status: "running" });
 
-    let release: (() => void) | undefined;
+    let release: () => void;
     try {
       release = await this.slots.acquire(
         (position) => emit({ type: "turn.queued", data: { position } }),
         controller.signal,
       );
     } catch {
-      return this.finishTurn(session, turnId, { ...STOPPED, ...(controller.signal.reason as object) });
+      return this.finishTurn(session, turnId, { ...STOPPED, ...(controller.signal.reason as object) }, emit);
     }
 
-    const live = this.liveSession(sessionId);
-    const history = live.history ?? this.historyBefore(sessionId, received.index);
     this.store.turns.update(turnId, { status: "running", startedAt: this.now().toISOString() });
+    const scope = { session, workspaceDir: this.workspaceDir(sessionId), turnId };
+    const gate = this.approvals.gateFor(sessionId, turnId, controller.signal);
     try {
       const end = await executeTurn({
         turnId,
-        message,
-        system: buildSystemPrompt(agent, this.workspaceDir(sessionId)),
-        history,
-        tools: agent.tools,
+        message: start.message,
+        resume: start.resume,
+        gate,
+        commit: resultCommitter(agent, toolContextFor(this.services, agent, scope, undefined, controller.signal)),
+        system: buildSystemPrompt(agent, scope.workspaceDir),
+        history: history ?? [],
+        tools: toolsForTurn(this.services, agent, emit, gate),
         botVersion: agent.version,
-        resolveModels: () => this.options.resolveModels(agent),
+        resolveModels: () => this.options.resolveModels(agent.config, agent.name),
         isModelUnavailable: this.options.isModelUnavailable,
-        toolContext: (toolCallId, signal) => this.toolContext(session, toolCallId, signal),
+        toolContext: (toolCallId, signal) => toolContextFor(this.services, agent, scope, toolCallId, signal),
         emit,
         signal: controller.signal,
       });
-      live.history = end.status === "completed" ? [...history, ...end.messages] : undefined;
+      this.liveSession(sessionId).history =
+        end.status === "completed" && start.message !== undefined ? [...(history ?? []), ...end.messages] : undefined;
       return this.finishTurn(session, turnId, end);
     } finally {
       release();
     }
   }
 
-  private finishTurn(session: SessionRow, turnId: string, end: TurnEnd | (TurnEnd & { status: "cancelled" })): TurnEnd {
+  /**
+   * Records how a turn ended and what the session does next. `emitFailure`
+   * is for turns that never reached the loop (which records its own end).
+   */
+  private finishTurn(session: SessionRow, turnId: string, end: TurnEnd, emitFailure?: (draft: EventDraft) => void): TurnEnd {
     const at = this.now().toISOString();
+    if (end.status !== "completed" && emitFailure) {
+      emitFailure({ type: "turn.failed", data: { status: end.status, code: end.code, message: end.message } });
+    }
     if (end.status === "completed") {
       const fresh = this.store.sessions.get(session.id);
       const usage = fresh ? addUsage(fresh.usage, end.usage) : end.usage;
@@ -363,23 +484,6 @@ export class SessionRuntime {
   private historyBefore(sessionId: string, index: number): ModelMessage[] {
     const events = this.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
     return historyFromEvents(events.filter((event) => event.index < index));
-  }
-
-  private toolContext(session: SessionRow | undefined, toolCallId: string | undefined, signal: AbortSignal): ToolContext {
-    const sessionId = session?.id;
-    return {
-      session: {
-        id: sessionId ?? "direct",
-        purpose: session?.purpose ?? undefined,
-        dryRun: session?.dryRun ?? false,
-      },
-      toolCallId,
-      now: this.now,
-      workspaceDir: sessionId ? this.workspaceDir(sessionId) : this.options.stateRoot,
-      abortSignal: signal,
-      artifacts: createArtifactsApi(this.store, sessionId),
-      host: this.host,
-    };
   }
 
   private workspaceDir(sessionId: string): string {

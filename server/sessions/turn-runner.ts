@@ -1,13 +1,17 @@
 import type { ModelMessage } from "ai";
 import type { ToolContext } from "../authoring/tools.ts";
-import { runTurn, type ModelCandidate } from "../harness/run-turn.ts";
+import { type ModelCandidate, type ParkedStep, runTurn, type ToolGate, TurnFailure } from "../harness/run-turn.ts";
 import type { LoadedTool } from "../load/types.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { EventDraft, TokenUsage } from "../protocol/events.ts";
 
 export interface TurnJob {
   turnId: string;
-  message: string;
+  /** Absent when resuming a step parked on an approval. */
+  message?: string;
+  resume?: ParkedStep;
+  gate?: ToolGate;
+  commit?: (text: string) => Promise<string | undefined>;
   system: string;
   history: ModelMessage[];
   tools: LoadedTool[];
@@ -50,6 +54,9 @@ export async function executeTurn(job: TurnJob): Promise<TurnEnd> {
       system: job.system,
       history: job.history,
       message: job.message,
+      resume: job.resume,
+      gate: job.gate,
+      commit: job.commit,
       tools: job.tools,
       botVersion: job.botVersion,
       models,
@@ -83,6 +90,8 @@ function failureOf(error: unknown, signal: AbortSignal): TurnEnd {
       message: reason?.message ?? STOPPED.message,
     };
   }
-  if (BdkError.isInstance(error)) return { status: "failed", code: error.code, message: error.message };
+  if (BdkError.isInstance(error) || error instanceof TurnFailure) {
+    return { status: "failed", code: error.code, message: error.message };
+  }
   return { status: "failed", code: "model_error", message: messageOf(error) };
 }

@@ -26,6 +26,8 @@ export interface ApprovalsRepository {
   resolve(id: string, resolution: ApprovalResolution): boolean;
   /** Oldest first; approvals of soft-deleted sessions are left out. */
   listPending(filter?: { principalId?: string; sessionId?: string }): ApprovalRow[];
+  /** The approval asked for one tool call of a turn, if any (resumed turns reuse the decision). */
+  findByToolCall(turnId: string, toolCallId: string): ApprovalRow | undefined;
 }
 
 type Stored = typeof approvals.$inferSelect;
@@ -61,6 +63,15 @@ export function createApprovalsRepository(ctx: StoreContext): ApprovalsRepositor
         .where(and(eq(approvals.id, id), eq(approvals.status, "pending")))
         .run();
       return result.changes === 1;
+    },
+
+    findByToolCall(turnId, toolCallId) {
+      const row = db
+        .select()
+        .from(approvals)
+        .where(and(eq(approvals.turnId, turnId), eq(approvals.toolCallId, toolCallId)))
+        .get();
+      return row && toRow(row);
     },
 
     listPending(filter = {}) {

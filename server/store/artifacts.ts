@@ -22,6 +22,8 @@ export interface ArtifactsRepository {
   list(filter?: { kind?: string; key?: string; limit?: number }): ArtifactRow[];
   contents(id: string): ArtifactContents | undefined;
   delete(id: string): boolean;
+  /** Deletes the oldest-updated records beyond the newest `max`; returns how many went. */
+  evictBeyond(max: number): number;
 }
 
 const DEFAULT_LIMIT = 100;
@@ -101,6 +103,11 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
 
     delete(id) {
       return db.delete(artifacts).where(eq(artifacts.id, id)).run().changes === 1;
+    },
+
+    evictBeyond(max) {
+      const keep = db.select({ id: artifacts.id }).from(artifacts).orderBy(desc(artifacts.updatedAt), desc(artifacts.id)).limit(max);
+      return db.delete(artifacts).where(sql`${artifacts.id} not in ${keep}`).run().changes;
     },
   };
 }

@@ -18,6 +18,8 @@ import { createTurnsRepository, type TurnsRepository } from "./turns.ts";
 export interface StoreOptions {
   /** Source of every stored timestamp (tests inject a fake one). */
   clock?: () => Date;
+  /** Folder of the generated SQL migrations; defaults to the one beside this module (bundlers may move it). */
+  migrationsFolder?: string;
 }
 
 export interface Store {
@@ -37,7 +39,7 @@ export interface Store {
 
 export function openStore(stateRoot: string, options: StoreOptions = {}): Store {
   const clock = options.clock ?? (() => new Date());
-  const { db, sqlite } = openDatabase(stateRoot);
+  const { db, sqlite } = openDatabase(stateRoot, options.migrationsFolder);
   const ctx = { db, sqlite, stateRoot, now: () => clock().toISOString() };
   const logs = createLogsRepository(ctx);
   return {

@@ -19,8 +19,9 @@ export function traceFile(stateRoot: string, sessionId: string): string {
   return path.join(stateRoot, TRACES_DIR, `${sessionId}.ndjson`);
 }
 
-/** Files this process has appended to, whose tail it already checked. */
+/** Files this process has appended to, whose tail it already checked (a bounded cache: forgetting one only costs a re-check). */
 const checkedFiles = new Set<string>();
+const MAX_CHECKED_FILES = 10_000;
 
 export function appendTrace(stateRoot: string, events: readonly BdkEvent[]): void {
   const linesByFile = new Map<string, string>();
@@ -32,6 +33,7 @@ export function appendTrace(stateRoot: string, events: readonly BdkEvent[]): voi
     if (!checkedFiles.has(file)) {
       // A crash mid-write leaves a line without its newline; start on a fresh line.
       const text = endsWithoutNewline(file) ? "\n" + lines : lines;
+      if (checkedFiles.size >= MAX_CHECKED_FILES) checkedFiles.clear();
       checkedFiles.add(file);
       appendCreatingDir(file, text);
     } else {

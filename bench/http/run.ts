@@ -1,0 +1,136 @@
+/**
+ * HTTP benchmarks of `bdk serve` with the scripted model at zero latency.
+ * Run: npx tsx bench/http/run.ts   (prints one line per figure)
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { openStore } from "../../server/store/index.ts";
+import { KIT_DIR, readNdjson, startServer } from "../../test/support/bdk-server.ts";
+
+const DIR = path.join(KIT_DIR, "bot-examples", "pr-approver");
+type Event = { type: string; index: number; at: string };
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const fmt = (n: number) => n.toFixed(1);
+
+async function coldStart() {
+  const started = performance.now();
+  const server = await startServer({ dir: DIR });
+  for (;;) {
+    const response = await fetch(`${server.url}/v1/info`).catch(() => undefined);
+    if (response?.status === 200) break;
+  }
+  const ms = performance.now() - started;
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  console.log(`cold start to first 200 on /v1/info: ${fmt(ms)} ms (target < 2000); idle RSS ${fmt(rss)} MB (target < 200)`);
+  return server;
+}
+
+async function turnOverhead(url: string) {
+  const samples: number[] = [];
+  for (let i = 0; i < 220; i++) {
+    const started = performance.now();
+    const created = (await (
+      await fetch(`${url}/v1/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: "hello" }),
+      })
+    ).json()) as { sessionId: string };
+    await readNdjson<Event>(await fetch(`${url}/v1/session/${created.sessionId}/stream`), (e) => e.type === "turn.completed");
+    if (i >= 20) samples.push(performance.now() - started);
+  }
+  console.log(`turn overhead (POST /v1/session → turn.completed on the stream, n=200): p50 ${fmt(percentile(samples, 50))} ms (target < 15), p99 ${fmt(percentile(samples, 99))} ms (target < 50)`);
+}
+
+async function concurrentSessions(url: string, count = 500) {
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      const created = (await (
+        await fetch(`${url}/v1/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ message: "hello" }),
+        })
+      ).json()) as { sessionId: string };
+      await readNdjson<Event>(await fetch(`${url}/v1/session/${created.sessionId}/stream`), (e) => e.type === "turn.completed");
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`${count} concurrent sessions, one turn each: all completed in ${fmt(seconds * 1000)} ms = ${fmt(count / seconds)} turns/s (target ≥ 200)`);
+}
+
+async function fanOut(url: string, followers = 100) {
+  const created = (await (
+    await fetch(`${url}/v1/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "Inspect https://github.com/acme/checkout/pull/42" }),
+    })
+  ).json()) as { sessionId: string; continuationToken: string };
+  await readNdjson<Event>(await fetch(`${url}/v1/session/${created.sessionId}/stream`), (e) => e.type === "session.waiting");
+  const delays: number[] = [];
+  const streams = await Promise.all(
+    Array.from({ length: followers }, () => fetch(`${url}/v1/session/${created.sessionId}/stream?startIndex=-1`)),
+  );
+  const reading = streams.map((response) =>
+    readNdjson<Event>(response, (event) => {
+      if (event.type !== "session.waiting" || true) delays.push(Date.now() - Date.parse(event.at));
+      return event.type === "turn.completed";
+    }),
+  );
+  await fetch(`${url}/v1/session/${created.sessionId}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message: "Inspect https://github.com/acme/checkout/pull/42", continuationToken: created.continuationToken }),
+  });
+  await Promise.all(reading);
+  const live = delays.filter((d) => d < 10_000);
+  console.log(`fan-out: ${followers} followers, ${live.length} deliveries: delivery delay p50 ${fmt(percentile(live, 50))} ms, p99 ${fmt(percentile(live, 99))} ms (target p99 < 50)`);
+}
+
+async function replay() {
+  const stateRoot = path.join(KIT_DIR, "bench", ".work", `replay-${Date.now()}`);
+  const store = openStore(stateRoot);
+  const sessionId = "ses_BENCHREPLAY00000000000000";
+  const now = new Date().toISOString();
+  store.sessions.create({
+    id: sessionId, agent: "pr-approver", title: "replay", mode: "chat", status: "waiting", channel: "http",
+    principal: { type: "user", id: "local" }, continuationToken: "http:bench", channelState: null, purpose: null,
+    dryRun: false, botVersion: "bench", createdAt: now, updatedAt: now,
+  });
+  for (let batch = 0; batch < 100; batch++) {
+    store.events.append(
+      sessionId,
+      Array.from({ length: 1000 }, () => ({ type: "message.appended" as const, data: { delta: "lorem ipsum dolor " } })),
+    );
+  }
+  store.close();
+  const server = await startServer({ dir: DIR, stateRoot });
+  try {
+    const started = performance.now();
+    const response = await fetch(`${server.url}/v1/session/${sessionId}/stream?startIndex=0&follow=false`);
+    const text = await response.text();
+    const ms = performance.now() - started;
+    const lines = text.split("\n").filter(Boolean).length;
+    console.log(`replay: ${lines} stored events streamed from startIndex=0 in ${fmt(ms)} ms = ${fmt(lines / (ms / 1000))} events/s (target ≥ 100000)`);
+  } finally {
+    await server.stop();
+  }
+}
+
+const server = await coldStart();
+try {
+  await turnOverhead(server.url);
+  await concurrentSessions(server.url);
+  await fanOut(server.url);
+} finally {
+  await server.stop();
+}
+await replay();

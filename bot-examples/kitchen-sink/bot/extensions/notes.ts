@@ -1,0 +1,3 @@
+import { notes } from "../lib/notes-extension.ts";
+
+export default notes({ team: "support" });

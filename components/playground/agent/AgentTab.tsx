@@ -1,0 +1,80 @@
+import type { AgentInfo, DiagnosticInfo, ScheduleInfo } from "../../api/types.ts";
+import { Badge } from "../../ui/Badge.tsx";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+import { Section } from "../../ui/Section.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { cardClass } from "../../ui/styles.ts";
+import { describeModel } from "../shell/modelLabel.ts";
+import { ChannelsSection } from "./ChannelsSection.tsx";
+import { DiagnosticsSection } from "./DiagnosticsSection.tsx";
+import { EntryList } from "./EntryList.tsx";
+import { ScheduleRow } from "./ScheduleRow.tsx";
+import { ToolCard } from "./ToolCard.tsx";
+
+const list = <T,>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+
+/** Everything discovery found in the project, straight from GET /v1/info. */
+export function AgentTab({ info }: { info: AgentInfo | undefined }) {
+  if (!info)
+    return (
+      <div className="flex justify-center py-16">
+        <Spinner className="text-zinc-400" />
+      </div>
+    );
+  const model = describeModel(info);
+  const tools = list<AgentInfo["tools"] & object>(info.tools).filter((tool) => tool && typeof tool === "object" && "name" in tool);
+  const schedules = list<ScheduleInfo>(info.schedules);
+  const diagnostics = list<DiagnosticInfo>(info.diagnostics);
+  return (
+    <div className="mx-auto max-w-5xl space-y-8 px-4 py-6">
+      <div className={`${cardClass} flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3`}>
+        <div className="min-w-0">
+          <p className="text-base font-semibold">{info.name ?? "Agent"}</p>
+          {info.description ? <p className="text-sm text-zinc-500">{info.description}</p> : null}
+        </div>
+        <div className="flex flex-wrap items-center gap-1.5 text-xs">
+          <span className="text-zinc-500">model</span>
+          <span className="font-mono">{model.id ?? "—"}</span>
+          {model.params.map((param) => (
+            <Badge key={param}>{param}</Badge>
+          ))}
+        </div>
+      </div>
+
+      <Section title="Tools" count={tools.length}>
+        {tools.length === 0 ? (
+          <EmptyState title="No tools" className="py-6" />
+        ) : (
+          <ul className="grid gap-3 md:grid-cols-2">
+            {tools.map((tool) => (
+              <ToolCard key={tool.name} tool={tool} />
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <div className="grid gap-8 md:grid-cols-2">
+        <EntryList title="Skills" value={info.skills} empty="No skills" />
+        <EntryList title="Subagents" value={info.subagents} empty="No subagents" />
+        <EntryList title="Connections" value={info.connections} empty="No MCP connections" />
+        <EntryList title="Hooks" value={info.hooks} empty="No hooks" />
+      </div>
+
+      <ChannelsSection channels={list(info.channels)} />
+
+      <Section title="Schedules" count={schedules.length}>
+        {schedules.length === 0 ? (
+          <EmptyState title="No schedules" className="py-6" />
+        ) : (
+          <ul className={`${cardClass} divide-y divide-zinc-200 dark:divide-zinc-800`}>
+            {schedules.map((schedule) => (
+              <ScheduleRow key={schedule.name} schedule={schedule} />
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <DiagnosticsSection diagnostics={diagnostics} />
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { Button } from "../../ui/Button.tsx";
+import { cx } from "../../ui/cx.ts";
+import { commandUsage } from "./slash-commands.ts";
+import type { ChatNote } from "./notes.ts";
+
+const tones: Record<ChatNote["tone"], string> = {
+  info: "border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60",
+  success: "border-emerald-200 bg-emerald-50 dark:border-emerald-500/30 dark:bg-emerald-500/10",
+  error: "border-red-200 bg-red-50 text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200",
+};
+
+export function NoteView({ note, onOpenSession }: { note: ChatNote; onOpenSession: (id: string) => void }) {
+  return (
+    <div data-testid="chat-note" className={cx("rounded-lg border px-3 py-2 text-sm", tones[note.tone])}>
+      <p className="font-medium">{note.title}</p>
+      {note.body ? <p className="mt-1 font-mono text-xs whitespace-pre-wrap break-words opacity-80">{note.body}</p> : null}
+      {note.commands ? (
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-xs">
+          {note.commands.map((command) => (
+            <div key={command.name} className="contents">
+              <dt className="font-mono font-medium text-indigo-700 dark:text-indigo-300">{commandUsage(command)}</dt>
+              <dd className="text-zinc-600 dark:text-zinc-400">{command.description}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      {note.openSessionId ? (
+        <Button size="sm" variant="secondary" className="mt-2" onClick={() => onOpenSession(note.openSessionId!)}>
+          Open session
+        </Button>
+      ) : null}
+    </div>
+  );
+}

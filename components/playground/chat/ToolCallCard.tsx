@@ -1,0 +1,115 @@
+"use client";
+import { useId, useState } from "react";
+import { Badge } from "../../ui/Badge.tsx";
+import { JsonBlock } from "../../ui/JsonBlock.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { ChevronIcon, RobotIcon, ShieldIcon, WrenchIcon } from "../../ui/icons.tsx";
+import { cx } from "../../ui/cx.ts";
+import { formatDuration, previewJson } from "../../ui/format.ts";
+import { ApprovalButtons } from "../approvals/ApprovalButtons.tsx";
+import type { ToolPart } from "./transcript.ts";
+
+const frame: Record<ToolPart["status"], string> = {
+  running: "border-zinc-200 dark:border-zinc-800",
+  awaiting_approval: "border-amber-300 dark:border-amber-500/40",
+  done: "border-zinc-200 dark:border-zinc-800",
+  error: "border-red-300 dark:border-red-500/40",
+  denied: "border-zinc-300 dark:border-zinc-700",
+};
+
+/** One tool call inline in the chat: name, arguments, then output or error, approval controls while parked. */
+export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: string }) {
+  const needsAttention = part.status === "awaiting_approval" || part.status === "error";
+  const [open, setOpen] = useState<boolean | null>(null);
+  const expanded = open ?? needsAttention;
+  const bodyId = useId();
+  const label = part.subagent ? `Subagent · ${part.subagent.name}` : part.name;
+
+  return (
+    <div data-testid="tool-call" data-tool={part.name} data-status={part.status} className={cx("overflow-hidden rounded-lg border bg-white text-sm dark:bg-zinc-900/60", frame[part.status])}>
+      <button
+        type="button"
+        aria-expanded={expanded}
+        aria-controls={bodyId}
+        onClick={() => setOpen(!expanded)}
+        className="flex w-full items-center gap-2 px-3 py-2 text-left hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+      >
+        <ChevronIcon className={cx("size-3.5 shrink-0 text-zinc-400 transition-transform", expanded && "rotate-90")} />
+        {part.subagent ? <RobotIcon className="size-4 shrink-0 text-violet-500" /> : <WrenchIcon className="size-4 shrink-0 text-zinc-500" />}
+        <span className="shrink-0 font-mono text-[13px] font-medium">{label}</span>
+        <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{expanded ? "" : previewJson(part.input, 120)}</span>
+        <ToolStatus part={part} />
+      </button>
+      {expanded ? (
+        <div id={bodyId} className="space-y-3 border-t border-zinc-100 px-3 py-3 dark:border-zinc-800">
+          <div>
+            <p className="mb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Arguments</p>
+            <JsonBlock value={part.input ?? {}} />
+          </div>
+          {part.status === "awaiting_approval" && part.approval ? (
+            <div className="rounded-md bg-amber-50 p-3 dark:bg-amber-500/10">
+              <p className="mb-2 flex items-center gap-1.5 text-xs font-medium text-amber-900 dark:text-amber-200">
+                <ShieldIcon className="size-3.5" /> This call needs your approval
+              </p>
+              <ApprovalButtons sessionId={sessionId} approvalId={part.approval.approvalId} />
+            </div>
+          ) : null}
+          {part.approval?.resolved ? (
+            <p className="text-xs text-zinc-500 dark:text-zinc-400">
+              {part.approval.resolved.approved ? "Approved" : "Denied"}
+              {part.approval.resolved.by ? ` by ${part.approval.resolved.by}` : ""}
+              {part.approval.resolved.reason ? `: “${part.approval.resolved.reason}”` : ""}
+            </p>
+          ) : null}
+          {part.subagent?.result !== undefined ? (
+            <div>
+              <p className="mb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Subagent result</p>
+              <JsonBlock value={part.subagent.result} tone={part.subagent.isError ? "error" : "neutral"} />
+            </div>
+          ) : null}
+          {part.output !== undefined ? (
+            <div>
+              <p className={cx("mb-1 text-[11px] font-semibold tracking-wide uppercase", part.status === "error" ? "text-red-600 dark:text-red-400" : "text-zinc-500")}>
+                {part.status === "error" ? "Error" : "Output"}
+              </p>
+              <JsonBlock value={part.output} tone={part.status === "error" ? "error" : "neutral"} />
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ToolStatus({ part }: { part: ToolPart }) {
+  switch (part.status) {
+    case "running":
+      return (
+        <span className="flex shrink-0 items-center gap-1.5 text-xs text-sky-600 dark:text-sky-400">
+          <Spinner className="size-3" label="Running" /> running
+        </span>
+      );
+    case "awaiting_approval":
+      return <Badge tone="amber">needs approval</Badge>;
+    case "error":
+      return (
+        <span className="flex shrink-0 items-center gap-1.5">
+          <Badge tone="red">error</Badge>
+          <Duration ms={part.durationMs} />
+        </span>
+      );
+    case "denied":
+      return <Badge tone="neutral">denied</Badge>;
+    case "done":
+      return (
+        <span className="flex shrink-0 items-center gap-1.5">
+          <Badge tone="green">ok</Badge>
+          <Duration ms={part.durationMs} />
+        </span>
+      );
+  }
+}
+
+function Duration({ ms }: { ms: number | undefined }) {
+  return ms === undefined ? null : <span className="text-xs tabular-nums text-zinc-500 dark:text-zinc-400">{formatDuration(ms)}</span>;
+}

@@ -1,0 +1,249 @@
+/**
+ * Folds a session's events into what the Chat tab shows: user messages and
+ * turns, each turn a sequence of reasoning, text and tool-call parts.
+ * Pure and O(events), so it can rerun on every streamed frame.
+ */
+import type { AnyBdkEvent, TokenUsage } from "../../api/types.ts";
+
+export type ToolStatus = "running" | "awaiting_approval" | "done" | "error" | "denied";
+
+export interface ToolPart {
+  kind: "tool";
+  key: string;
+  toolCallId: string;
+  name: string;
+  input: unknown;
+  status: ToolStatus;
+  output?: unknown;
+  durationMs?: number;
+  approval?: { approvalId: string; resolved?: { approved: boolean; by?: string; reason?: string } };
+  subagent?: { name: string; prompt?: string; result?: string; isError?: boolean; done: boolean };
+}
+
+export type TurnPart =
+  | { kind: "reasoning"; key: string; text: string; done: boolean }
+  | { kind: "text"; key: string; text: string; done: boolean; interim: boolean }
+  | { kind: "artifact"; key: string; id: string; title: string; artifactKind: string }
+  | ToolPart;
+
+export type TurnStatus = "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
+
+export interface TurnItem {
+  kind: "turn";
+  key: string;
+  turnId: string;
+  firstIndex: number;
+  status: TurnStatus;
+  model?: string;
+  queuePosition?: number;
+  parts: TurnPart[];
+  usage?: Partial<TokenUsage>;
+  durationMs?: number;
+  error?: { code?: string; message?: string };
+}
+
+export interface UserItem {
+  kind: "user";
+  key: string;
+  firstIndex: number;
+  text: string;
+  at: string;
+  files?: string[];
+}
+
+export interface NoticeItem {
+  kind: "notice";
+  key: string;
+  firstIndex: number;
+  tone: "info" | "success" | "error";
+  text: string;
+}
+
+export type TranscriptItem = UserItem | TurnItem | NoticeItem;
+
+export interface Transcript {
+  items: TranscriptItem[];
+  title?: string;
+  channel?: string;
+  mode?: string;
+  /** A turn is queued or running. */
+  busy: boolean;
+  /** The session accepts no more messages (task session ended). */
+  closed: boolean;
+}
+
+export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
+  const items: TranscriptItem[] = [];
+  const turns = new Map<string, TurnItem>();
+  const tools = new Map<string, ToolPart>();
+  let current: TurnItem | undefined;
+  let title: string | undefined;
+  let channel: string | undefined;
+  let mode: string | undefined;
+  let closed = false;
+
+  const turnFor = (event: AnyBdkEvent): TurnItem => {
+    const id = event.turnId ?? current?.turnId ?? `turn@${event.index}`;
+    let turn = turns.get(id);
+    if (!turn) {
+      turn = { kind: "turn", key: id, turnId: id, firstIndex: event.index, status: "running", parts: [] };
+      turns.set(id, turn);
+      items.push(turn);
+    }
+    current = turn;
+    return turn;
+  };
+
+  const lastPart = (turn: TurnItem) => turn.parts[turn.parts.length - 1];
+
+  const toolFor = (turn: TurnItem, toolCallId: string, name: string, input: unknown, index: number): ToolPart => {
+    let tool = tools.get(toolCallId);
+    if (!tool) {
+      tool = { kind: "tool", key: toolCallId || `tool@${index}`, toolCallId, name, input, status: "running" };
+      tools.set(toolCallId, tool);
+      turn.parts.push(tool);
+    }
+    return tool;
+  };
+
+  for (const event of events) {
+    switch (event.type) {
+      case "session.started":
+        title = event.data.title ?? title;
+        channel = event.data.channel;
+        mode = event.data.mode;
+        break;
+      case "message.received":
+        items.push({ kind: "user", key: `user@${event.index}`, firstIndex: event.index, text: event.data.message ?? "", at: event.at, files: event.data.workspaceFiles });
+        break;
+      case "turn.queued": {
+        const turn = turnFor(event);
+        turn.status = "queued";
+        turn.queuePosition = event.data.position;
+        break;
+      }
+      case "turn.started": {
+        const turn = turnFor(event);
+        turn.status = "running";
+        turn.model = event.data.model;
+        break;
+      }
+      case "reasoning.appended": {
+        const turn = turnFor(event);
+        const part = lastPart(turn);
+        if (part?.kind === "reasoning" && !part.done) part.text += event.data.delta ?? "";
+        else turn.parts.push({ kind: "reasoning", key: `r@${event.index}`, text: event.data.delta ?? "", done: false });
+        break;
+      }
+      case "reasoning.completed": {
+        const turn = turnFor(event);
+        const part = lastPart(turn);
+        if (part?.kind === "reasoning" && !part.done) {
+          part.text = event.data.text ?? part.text;
+          part.done = true;
+        } else turn.parts.push({ kind: "reasoning", key: `r@${event.index}`, text: event.data.text ?? "", done: true });
+        break;
+      }
+      case "message.appended": {
+        const turn = turnFor(event);
+        const part = lastPart(turn);
+        if (part?.kind === "text" && !part.done) part.text += event.data.delta ?? "";
+        else turn.parts.push({ kind: "text", key: `t@${event.index}`, text: event.data.delta ?? "", done: false, interim: false });
+        break;
+      }
+      case "message.completed": {
+        const turn = turnFor(event);
+        const part = lastPart(turn);
+        const interim = event.data.finishReason === "tool-calls";
+        if (part?.kind === "text" && !part.done) {
+          part.text = event.data.text ?? part.text;
+          part.done = true;
+          part.interim = interim;
+        } else if (event.data.text) {
+          turn.parts.push({ kind: "text", key: `t@${event.index}`, text: event.data.text, done: true, interim });
+        }
+        break;
+      }
+      case "actions.requested": {
+        const turn = turnFor(event);
+        for (const action of event.data.actions ?? []) toolFor(turn, action.toolCallId, action.name, action.input, event.index);
+        break;
+      }
+      case "action.approval_requested": {
+        const turn = turnFor(event);
+        const tool = toolFor(turn, event.data.toolCallId, event.data.name, event.data.input, event.index);
+        tool.approval = { approvalId: event.data.approvalId };
+        if (tool.status === "running") tool.status = "awaiting_approval";
+        break;
+      }
+      case "action.approval_resolved": {
+        const tool = tools.get(event.data.toolCallId);
+        if (!tool) break;
+        tool.approval = { approvalId: event.data.approvalId, resolved: { approved: event.data.approved, by: event.data.by, reason: event.data.reason } };
+        if (tool.status === "awaiting_approval") tool.status = event.data.approved ? "running" : "denied";
+        break;
+      }
+      case "action.result": {
+        const turn = turnFor(event);
+        const tool = toolFor(turn, event.data.toolCallId, event.data.name, undefined, event.index);
+        tool.output = event.data.output;
+        tool.durationMs = event.data.durationMs;
+        tool.status = tool.status === "denied" ? "denied" : event.data.isError ? "error" : "done";
+        break;
+      }
+      case "subagent.called": {
+        const turn = turnFor(event);
+        const tool = toolFor(turn, event.data.toolCallId, "task", { prompt: event.data.prompt }, event.index);
+        tool.subagent = { name: event.data.subagent, prompt: event.data.prompt, done: false };
+        break;
+      }
+      case "subagent.completed": {
+        const tool = tools.get(event.data.toolCallId);
+        if (tool) tool.subagent = { ...(tool.subagent ?? { name: event.data.subagent }), name: event.data.subagent, result: event.data.result, isError: event.data.isError, done: true };
+        break;
+      }
+      case "artifact.tagged": {
+        const turn = turnFor(event);
+        turn.parts.push({ kind: "artifact", key: `a@${event.index}`, id: event.data.id, title: event.data.title, artifactKind: event.data.kind });
+        break;
+      }
+      case "turn.completed": {
+        const turn = turnFor(event);
+        turn.status = "completed";
+        turn.usage = event.data.usage;
+        turn.durationMs = event.data.durationMs;
+        settleOpenParts(turn);
+        break;
+      }
+      case "turn.failed": {
+        const turn = turnFor(event);
+        turn.status = event.data.status === "cancelled" || event.data.status === "interrupted" ? event.data.status : "failed";
+        turn.error = { code: event.data.code, message: event.data.message };
+        settleOpenParts(turn);
+        break;
+      }
+      case "session.completed":
+        closed = true;
+        items.push({ kind: "notice", key: `n@${event.index}`, firstIndex: event.index, tone: "success", text: "Session completed." });
+        break;
+      case "session.failed":
+        closed = true;
+        items.push({ kind: "notice", key: `n@${event.index}`, firstIndex: event.index, tone: "error", text: `Session failed: ${event.data.message ?? event.data.code}` });
+        break;
+      default:
+        break;
+    }
+  }
+
+  const busy = [...turns.values()].some((turn) => turn.status === "running" || turn.status === "queued");
+  return { items, title, channel, mode, busy, closed };
+}
+
+/** A turn that ended leaves nothing spinning: open text/reasoning is final, unfinished calls are marked failed. */
+function settleOpenParts(turn: TurnItem): void {
+  for (const part of turn.parts) {
+    if (part.kind === "text" || part.kind === "reasoning") part.done = true;
+    // Parked approvals outlive the turn (they stay resolvable after a restart); a running call does not.
+    else if (part.kind === "tool" && part.status === "running" && turn.status !== "completed") part.status = "error";
+  }
+}

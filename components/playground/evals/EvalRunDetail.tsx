@@ -1,0 +1,54 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { ErrorNotice } from "../../ui/ErrorNotice.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { StatusBadge } from "../../ui/StatusBadge.tsx";
+import { cardClass } from "../../ui/styles.ts";
+import { formatDateTime, shortId } from "../../ui/format.ts";
+import { useApi } from "../api-context.tsx";
+import { EvalCaseCard } from "./EvalCaseCard.tsx";
+import { normalizeRun, runSummaryText } from "./eval-results.ts";
+
+export function useEvalRun(runId: string | null) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ["eval-run", api.base, runId],
+    queryFn: async ({ signal }) => normalizeRun(await api.evalRun(runId!, signal)),
+    enabled: !!runId,
+    refetchInterval: (query) => (query.state.data?.status === "running" ? 2000 : false),
+  });
+}
+
+/** Per-case, per-assertion results of one run. */
+export function EvalRunDetail({ runId }: { runId: string }) {
+  const run = useEvalRun(runId);
+  if (run.isError) return <ErrorNotice error={run.error} />;
+  if (!run.data)
+    return (
+      <div className="flex justify-center py-8">
+        <Spinner className="text-zinc-400" />
+      </div>
+    );
+  const data = run.data;
+  return (
+    <div className={`${cardClass} overflow-hidden`}>
+      <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+        <StatusBadge status={data.status} />
+        <span className="font-mono text-sm" title={data.id}>
+          {shortId(data.id)}
+        </span>
+        <span className="text-xs text-zinc-500">{formatDateTime(data.startedAt)}</span>
+        <span className="ml-auto text-sm font-medium">{runSummaryText(data)}</span>
+      </div>
+      {data.cases?.length ? (
+        <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+          {data.cases.map((result) => (
+            <EvalCaseCard key={result.caseId} result={result} />
+          ))}
+        </ul>
+      ) : (
+        <p className="px-4 py-6 text-center text-sm text-zinc-500">{data.status === "running" ? "Cases are running…" : "This run has no case results."}</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { errorMessage, isMissingRoute } from "../../api/errors.ts";
+import { Button } from "../../ui/Button.tsx";
+import { Chip } from "../../ui/Chip.tsx";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+import { ErrorNotice } from "../../ui/ErrorNotice.tsx";
+import { Section } from "../../ui/Section.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { StatusBadge } from "../../ui/StatusBadge.tsx";
+import { PlayIcon } from "../../ui/icons.tsx";
+import { cardClass } from "../../ui/styles.ts";
+import { cx } from "../../ui/cx.ts";
+import { relativeTime, shortId } from "../../ui/format.ts";
+import { useApi } from "../api-context.tsx";
+import { useEvalRuns } from "../hooks.ts";
+import { useNavigation } from "../navigation.tsx";
+import { EvalCompare } from "./EvalCompare.tsx";
+import { EvalRunDetail } from "./EvalRunDetail.tsx";
+import { runSummaryText } from "./eval-results.ts";
+
+/** Filesystem evals: pick and run them, read results per assertion, compare two runs. */
+export function EvalsTab() {
+  const api = useApi();
+  const nav = useNavigation();
+  const queryClient = useQueryClient();
+  const evals = useQuery({ queryKey: ["evals", api.base], queryFn: ({ signal }) => api.evals(signal) });
+  const runs = useEvalRuns(true);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [tags, setTags] = useState<string[]>([]);
+  const [compareWith, setCompareWith] = useState<string | null>(null);
+
+  const start = useMutation({
+    mutationFn: (selection: { ids?: string[]; tags?: string[] }) => api.startEvalRun(selection),
+    onSuccess: (response) => {
+      void queryClient.invalidateQueries({ queryKey: ["eval-runs"] });
+      const runId = response.runId ?? response.run?.id ?? response.id;
+      if (runId) nav.openEvalRun(runId);
+    },
+  });
+
+  if (evals.isError && isMissingRoute(evals.error)) {
+    return (
+      <div className="mx-auto max-w-5xl px-4 py-6">
+        <EmptyState title="Evals are not available on this server yet">
+          This server does not expose <code className="font-mono">/v1/evals</code>. Evals live in <code className="font-mono">evals/**/*.eval.ts</code>; run them with{" "}
+          <code className="font-mono">bdk eval</code> meanwhile.
+        </EmptyState>
+      </div>
+    );
+  }
+
+  const list = evals.data?.evals ?? [];
+  const allTags = [...new Set(list.flatMap((e) => e.tags ?? []))].sort();
+  const runList = runs.data?.runs ?? [];
+  const activeRun = nav.evalRunId;
+  const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
+
+  return (
+    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <div className="space-y-8">
+        <Section
+          title="Evals"
+          count={evals.isSuccess ? list.length : undefined}
+          actions={
+            <>
+              <Button size="sm" variant="secondary" disabled={start.isPending || selected.length + tags.length === 0} onClick={() => start.mutate({ ids: selected.length ? selected : undefined, tags: tags.length ? tags : undefined })}>
+                <PlayIcon className="size-3.5" /> Run selected
+              </Button>
+              <Button size="sm" variant="primary" disabled={start.isPending || list.length === 0} onClick={() => start.mutate({})}>
+                {start.isPending ? <Spinner className="size-3" /> : <PlayIcon className="size-3.5" />} Run all
+              </Button>
+            </>
+          }
+        >
+          {start.isError ? <ErrorNotice error={start.error} title="Could not start the run" /> : null}
+          {allTags.length ? (
+            <div className="flex flex-wrap gap-1.5" aria-label="Filter by tag">
+              {allTags.map((tag) => (
+                <Chip key={tag} pressed={tags.includes(tag)} onToggle={() => setTags(toggle(tags, tag))}>
+                  #{tag}
+                </Chip>
+              ))}
+            </div>
+          ) : null}
+          {evals.isError ? (
+            <ErrorNotice error={evals.error} />
+          ) : evals.isLoading ? (
+            <Spinner className="text-zinc-400" />
+          ) : list.length === 0 ? (
+            <EmptyState title="No evals found">Add files under evals/ named *.eval.ts.</EmptyState>
+          ) : (
+            <ul className={`${cardClass} divide-y divide-zinc-200 dark:divide-zinc-800`}>
+              {list.map((item) => (
+                <li key={item.id} className="flex items-start gap-3 px-4 py-2.5">
+                  <input
+                    id={`eval-${item.id}`}
+                    type="checkbox"
+                    className="mt-1 size-4 accent-indigo-600"
+                    checked={selected.includes(item.id)}
+                    onChange={() => setSelected(toggle(selected, item.id))}
+                  />
+                  <label htmlFor={`eval-${item.id}`} className="min-w-0 flex-1 cursor-pointer">
+                    <span className="block font-mono text-sm">{item.id}</span>
+                    {item.description ? <span className="block text-xs text-zinc-500">{item.description}</span> : null}
+                    <span className="mt-0.5 flex flex-wrap gap-1 text-[11px] text-zinc-500">
+                      {item.cases?.length ? <span>{item.cases.length} cases</span> : null}
+                      {(item.tags ?? []).map((tag) => (
+                        <span key={tag}>#{tag}</span>
+                      ))}
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+
+        <Section title="Runs" count={runs.isSuccess ? runList.length : undefined}>
+          {runs.isError && !isMissingRoute(runs.error) ? <ErrorNotice error={runs.error} /> : null}
+          {runList.length === 0 ? (
+            <p className="text-sm text-zinc-500">{runs.isError ? errorMessage(runs.error) : "No runs yet."}</p>
+          ) : (
+            <ul className={`${cardClass} divide-y divide-zinc-200 overflow-hidden dark:divide-zinc-800`}>
+              {runList.map((run) => (
+                <li key={run.id} className={cx("flex items-center gap-2 px-3 py-2", run.id === activeRun && "bg-indigo-50 dark:bg-indigo-500/10")}>
+                  <button type="button" className="flex min-w-0 flex-1 items-center gap-3 text-left" onClick={() => nav.openEvalRun(run.id)}>
+                    <StatusBadge status={run.status} />
+                    <span className="truncate font-mono text-xs">{shortId(run.id)}</span>
+                    <span className="text-xs text-zinc-500">{runSummaryText(run)}</span>
+                    <span className="ml-auto hidden text-xs text-zinc-400 sm:inline">{relativeTime(run.startedAt)}</span>
+                  </button>
+                  {activeRun && run.id !== activeRun ? (
+                    <Button size="sm" variant={compareWith === run.id ? "primary" : "ghost"} onClick={() => setCompareWith(compareWith === run.id ? null : run.id)}>
+                      {compareWith === run.id ? "Comparing" : "Compare"}
+                    </Button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+      </div>
+
+      <div className="min-w-0">
+        {activeRun && compareWith ? (
+          <Section title="Compare runs" actions={<Button size="sm" variant="ghost" onClick={() => setCompareWith(null)}>Close</Button>}>
+            <EvalCompare left={activeRun} right={compareWith} />
+          </Section>
+        ) : activeRun ? (
+          <Section title="Run results">
+            <EvalRunDetail runId={activeRun} />
+          </Section>
+        ) : (
+          <EmptyState title="No run selected">Run evals or pick a run to see per-assertion results. Select a second run to compare them side by side.</EmptyState>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { useApi } from "./api-context.tsx";
+
+/** Shared queries (one cache entry per key, whichever tab asks). */
+export function useAgentInfo() {
+  const api = useApi();
+  return useQuery({ queryKey: ["info", api.base], queryFn: ({ signal }) => api.info(signal), staleTime: 30_000 });
+}
+
+export function useApprovals(poll = true) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ["approvals", api.base],
+    queryFn: ({ signal }) => api.approvals(signal),
+    refetchInterval: poll ? 3000 : false,
+  });
+}
+
+export function useSessions(q: string, limit: number, poll = true) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ["sessions", api.base, q, limit],
+    queryFn: ({ signal }) => api.sessions({ q: q || undefined, limit }, signal),
+    refetchInterval: poll ? 3000 : false,
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useEvalRuns(poll: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ["eval-runs", api.base],
+    queryFn: ({ signal }) => api.evalRuns(signal),
+    refetchInterval: poll ? 2500 : false,
+  });
+}

@@ -1,0 +1,22 @@
+import type { ReactNode } from "react";
+import { cx } from "./cx.ts";
+
+/** A toggle pill for filters (`aria-pressed`). */
+export function Chip({ pressed, onToggle, children, title }: { pressed: boolean; onToggle: () => void; children: ReactNode; title?: string }) {
+  return (
+    <button
+      type="button"
+      aria-pressed={pressed}
+      title={title}
+      onClick={onToggle}
+      className={cx(
+        "inline-flex h-7 items-center gap-1.5 rounded-full border px-2.5 text-xs font-medium whitespace-nowrap transition-colors",
+        pressed
+          ? "border-indigo-500 bg-indigo-50 text-indigo-700 dark:border-indigo-400 dark:bg-indigo-500/15 dark:text-indigo-200"
+          : "border-zinc-300 text-zinc-600 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800",
+      )}
+    >
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,67 @@
+"use client";
+import { memo, useMemo, useState, type ReactElement } from "react";
+import { cx } from "./cx.ts";
+import { prettyJson } from "./format.ts";
+
+const LIMIT = 20_000;
+const TOKEN = /("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+
+/** Pretty JSON with light colouring; very large values are cut until asked for. */
+export const JsonBlock = memo(function JsonBlock({
+  value,
+  className,
+  tone = "neutral",
+}: {
+  value: unknown;
+  className?: string;
+  tone?: "neutral" | "error";
+}) {
+  const text = useMemo(() => prettyJson(value), [value]);
+  const [full, setFull] = useState(false);
+  const shown = full || text.length <= LIMIT ? text : text.slice(0, LIMIT);
+  const nodes = useMemo(() => (typeof value === "string" ? [shown] : highlight(shown)), [shown, value]);
+  return (
+    <div className={cx("relative", className)}>
+      <pre
+        className={cx(
+          "max-h-80 overflow-auto rounded-md px-3 py-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-words scrollbar-thin",
+          tone === "error"
+            ? "bg-red-50 text-red-900 dark:bg-red-500/10 dark:text-red-200"
+            : "bg-zinc-50 text-zinc-800 dark:bg-zinc-950/60 dark:text-zinc-200",
+        )}
+      >
+        {nodes}
+      </pre>
+      {shown.length < text.length ? (
+        <button type="button" className="mt-1 text-xs text-indigo-600 hover:underline dark:text-indigo-400" onClick={() => setFull(true)}>
+          Show all {Math.round(text.length / 1000)}k characters
+        </button>
+      ) : null}
+    </div>
+  );
+});
+
+function highlight(text: string) {
+  const out: Array<string | ReactElement> = [];
+  let last = 0;
+  let key = 0;
+  for (const match of text.matchAll(TOKEN)) {
+    const at = match.index ?? 0;
+    if (at > last) out.push(text.slice(last, at));
+    const [whole, str, colon, literal, num] = match;
+    if (str !== undefined && colon !== undefined) {
+      out.push(<span key={key++} className="text-indigo-700 dark:text-indigo-300">{str}</span>, colon);
+    } else if (str !== undefined) {
+      out.push(<span key={key++} className="text-emerald-700 dark:text-emerald-300">{str}</span>);
+    } else if (literal !== undefined) {
+      out.push(<span key={key++} className="text-amber-700 dark:text-amber-300">{literal}</span>);
+    } else if (num !== undefined) {
+      out.push(<span key={key++} className="text-sky-700 dark:text-sky-300">{num}</span>);
+    } else {
+      out.push(whole);
+    }
+    last = at + whole.length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}

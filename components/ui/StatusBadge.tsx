@@ -1,0 +1,27 @@
+import { Badge, type Tone } from "./Badge.tsx";
+
+const toneByStatus: Record<string, Tone> = {
+  running: "sky",
+  queued: "sky",
+  waiting: "amber",
+  idle: "neutral",
+  completed: "green",
+  passed: "green",
+  pass: "green",
+  failed: "red",
+  fail: "red",
+  error: "red",
+  cancelled: "neutral",
+  interrupted: "amber",
+};
+
+/** A session, turn or eval status as a coloured pill; "running" pulses. */
+export function StatusBadge({ status }: { status: string | undefined }) {
+  const value = status ?? "unknown";
+  return (
+    <Badge tone={toneByStatus[value] ?? "neutral"}>
+      {value === "running" || value === "queued" ? <span className="size-1.5 rounded-full bg-current animate-soft-pulse" /> : null}
+      {value}
+    </Badge>
+  );
+}

@@ -1,0 +1,128 @@
+"use client";
+import { memo, useMemo, type ReactNode } from "react";
+import { CopyButton } from "../CopyButton.tsx";
+import { cx } from "../cx.ts";
+import { parseBlocks, type Block } from "./parse-blocks.ts";
+import { parseInline, type Inline } from "./parse-inline.ts";
+
+/** Renders model Markdown as React elements (no innerHTML, so raw HTML in the text stays text). */
+export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
+  const blocks = useMemo(() => parseBlocks(text), [text]);
+  return <div className={cx("space-y-3 text-sm leading-relaxed break-words", className)}>{blocks.map(renderBlock)}</div>;
+});
+
+function renderBlock(block: Block, key: number): ReactNode {
+  switch (block.kind) {
+    case "code":
+      return <CodeBlock key={key} lang={block.lang} text={block.text} />;
+    case "heading": {
+      const sizes = ["text-lg", "text-base", "text-sm", "text-sm", "text-sm", "text-sm"];
+      const Tag = `h${Math.min(block.level + 1, 6)}` as "h2";
+      return (
+        <Tag key={key} className={cx("font-semibold tracking-tight", sizes[block.level - 1])}>
+          {renderInline(parseInline(block.text))}
+        </Tag>
+      );
+    }
+    case "rule":
+      return <hr key={key} className="border-zinc-200 dark:border-zinc-800" />;
+    case "quote":
+      return (
+        <blockquote key={key} className="space-y-2 border-l-2 border-zinc-300 pl-3 text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+          {block.blocks.map(renderBlock)}
+        </blockquote>
+      );
+    case "list": {
+      const items = block.items.map((item, index) => (
+        <li key={index} className="space-y-1 pl-1">
+          {item.map((child, childKey) => (child.kind === "paragraph" ? <div key={childKey}>{renderInline(parseInline(child.text))}</div> : renderBlock(child, childKey)))}
+        </li>
+      ));
+      return block.ordered ? (
+        <ol key={key} start={block.start} className="list-decimal space-y-1 pl-5 marker:text-zinc-400">
+          {items}
+        </ol>
+      ) : (
+        <ul key={key} className="list-disc space-y-1 pl-5 marker:text-zinc-400">
+          {items}
+        </ul>
+      );
+    }
+    case "table":
+      return (
+        <div key={key} className="overflow-x-auto">
+          <table className="min-w-full border-collapse text-xs">
+            <thead>
+              <tr>
+                {block.header.map((cell, index) => (
+                  <th key={index} style={{ textAlign: block.align[index] }} className="border-b border-zinc-300 px-2 py-1 text-left font-semibold dark:border-zinc-700">
+                    {renderInline(parseInline(cell))}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {block.rows.map((row, rowIndex) => (
+                <tr key={rowIndex}>
+                  {row.map((cell, index) => (
+                    <td key={index} style={{ textAlign: block.align[index] }} className="border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
+                      {renderInline(parseInline(cell))}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      );
+    case "paragraph":
+      return <p key={key}>{renderInline(parseInline(block.text))}</p>;
+  }
+}
+
+function renderInline(nodes: Inline[]): ReactNode[] {
+  return nodes.map((node, key) => {
+    switch (node.kind) {
+      case "text":
+        return node.text;
+      case "break":
+        return <br key={key} />;
+      case "code":
+        return (
+          <code key={key} className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[0.85em] text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200">
+            {node.text}
+          </code>
+        );
+      case "strong":
+        return (
+          <strong key={key} className="font-semibold">
+            {renderInline(node.children)}
+          </strong>
+        );
+      case "em":
+        return <em key={key}>{renderInline(node.children)}</em>;
+      case "del":
+        return <del key={key}>{renderInline(node.children)}</del>;
+      case "link":
+        return (
+          <a key={key} href={node.href} target="_blank" rel="noopener noreferrer nofollow" className="text-indigo-600 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-600 dark:text-indigo-400 dark:decoration-indigo-500/40">
+            {renderInline(node.children)}
+          </a>
+        );
+    }
+  });
+}
+
+function CodeBlock({ lang, text }: { lang: string; text: string }) {
+  return (
+    <div className="overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-800">
+      <div className="flex items-center justify-between bg-zinc-100 px-3 py-0.5 text-[11px] text-zinc-500 dark:bg-zinc-900 dark:text-zinc-400">
+        <span className="font-mono">{lang || "code"}</span>
+        <CopyButton text={() => text} className="h-6" />
+      </div>
+      <pre className="overflow-x-auto bg-zinc-50 px-3 py-2 font-mono text-xs leading-relaxed text-zinc-800 scrollbar-thin dark:bg-zinc-950 dark:text-zinc-200">
+        <code>{text}</code>
+      </pre>
+    </div>
+  );
+}

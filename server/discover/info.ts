@@ -1,0 +1,149 @@
+/**
+ * The discovered surface as plain JSON: what `bdk info --json` prints and
+ * `GET /v1/info` returns (the same object).
+ */
+import type { ModelSetting } from "../authoring/types.ts";
+import type { ResolvedAgent } from "../load/types.ts";
+import { nextFireTime } from "./cron.ts";
+import type { Diagnostic } from "./diagnostics.ts";
+
+/** The model used when `defineAgent` sets none. */
+export const DEFAULT_MODEL = { id: "grok-4.5", params: [{ id: "effort", value: "high" }, { id: "fast", value: "true" }] };
+
+export interface ModelInfo {
+  id: string;
+  params: { id: string; value: string }[];
+  /** True when the agent does not set a model. */
+  isDefault: boolean;
+}
+
+export interface ProjectInfo {
+  name: string;
+  version: string;
+  model: ModelInfo;
+  modelFallbacks: ModelInfo[];
+  /** Harness built-in tool allowlist (`defineAgent({ tools })`); `"all"` when unset. */
+  harnessTools: string[] | "all";
+  builtinTools: string[];
+  concurrency?: { maxRunningTurns?: number };
+  hosting?: { egressDomains?: string[]; secretNames?: string[]; image?: string };
+  persistent: boolean;
+  tools: {
+    name: string;
+    description: string;
+    execution: "server" | "agent";
+    effect: "read" | "write" | "dynamic";
+    needsApproval: boolean | "dynamic";
+    inputSchema: Record<string, unknown>;
+    source: string;
+    file?: string;
+  }[];
+  skills: { name: string; description: string; file: string; files: string[] }[];
+  subagents: { id: string; description: string; model?: ModelInfo; file: string }[];
+  connections: { name: string; scope: "model" | "host"; kind: string; transport: string; target: string; file: string }[];
+  extensions: {
+    namespace: string;
+    extension: string;
+    description?: string;
+    file: string;
+    contributes: Record<string, string[] | boolean>;
+  }[];
+  channels: { id: string; pack?: string; routes: { method: string; path: string; description?: string }[] }[];
+  schedules: { name: string; cron: string; kind: "markdown" | "handler"; nextFireAt?: string }[];
+  reminders: { name: string; description?: string }[];
+  hooks: { name: string; events: string[]; memory?: { scope: string; maxNotes: number } }[];
+  artifacts?: { kinds: { kind: string; description: string; hasSchema: boolean }[]; agentTool: boolean; max: number };
+  result: boolean;
+  evals: { id: string; file: string; tags: string[] }[];
+  diagnostics: Diagnostic[];
+}
+
+function modelInfo(setting: ModelSetting): ModelInfo {
+  return typeof setting === "string"
+    ? { id: setting, params: [], isDefault: false }
+    : { id: setting.id, params: setting.params ?? [], isDefault: false };
+}
+
+const TRANSPORT = { remote: "streamable-http", stdio: "stdio", peer: "peer-mcp" } as const;
+
+function connectionTarget(definition: Record<string, unknown>): string {
+  if (typeof definition.url === "string") return definition.url;
+  if (typeof definition.agent === "string") return definition.agent;
+  return [definition.command, ...((definition.args as string[] | undefined) ?? [])].join(" ");
+}
+
+function channelRoutes(id: string, definition: { pack?: string; routes?: { method: string; path: string; description?: string }[] }) {
+  const base = `/v1/channels/${id}`;
+  if (definition.pack) return [{ method: "POST", path: base, description: `${definition.pack} webhook` }];
+  return (definition.routes ?? []).map((route) => ({
+    method: route.method,
+    path: route.path === "/" ? base : `${base}${route.path}`,
+    description: route.description,
+  }));
+}
+
+export function projectInfo(agent: ResolvedAgent, diagnostics: Diagnostic[] = [], now: Date = new Date()): ProjectInfo {
+  const config = agent.config;
+  const info: ProjectInfo = {
+    name: agent.name,
+    version: agent.version,
+    model: config.model ? modelInfo(config.model) : { ...DEFAULT_MODEL, isDefault: true },
+    modelFallbacks: (config.modelFallbacks ?? []).map(modelInfo),
+    harnessTools: config.tools ?? "all",
+    builtinTools: Object.entries(config.builtinTools ?? {})
+      .filter(([, enabled]) => enabled)
+      .map(([name]) => name),
+    concurrency: config.concurrency,
+    hosting: config.hosting,
+    persistent: config.persistent ?? false,
+    tools: agent.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      execution: tool.execution,
+      effect: tool.effectLabel,
+      needsApproval: tool.needsApprovalLabel,
+      inputSchema: tool.inputJsonSchema,
+      source: tool.source,
+      file: tool.file,
+    })),
+    skills: agent.skills.map((skill) => ({ name: skill.name, description: skill.description, file: skill.file, files: Object.keys(skill.files) })),
+    subagents: agent.subagents.map((subagent) => ({
+      id: subagent.id,
+      description: subagent.description,
+      model: subagent.config.model ? modelInfo(subagent.config.model) : undefined,
+      file: subagent.file,
+    })),
+    connections: [...agent.connections.values()].map((connection) => ({
+      name: connection.name,
+      scope: connection.scope,
+      kind: connection.kind,
+      transport: TRANSPORT[connection.kind],
+      target: connectionTarget(connection.definition as unknown as Record<string, unknown>),
+      file: connection.file,
+    })),
+    extensions: (agent.extensions ?? []).map((extension) => ({ ...extension, contributes: { ...extension.contributes } })),
+    channels: [...agent.channels].map(([id, definition]) => ({ id, pack: definition.pack, routes: channelRoutes(id, definition) })),
+    schedules: [...agent.schedules].map(([name, schedule]) => ({
+      name,
+      cron: schedule.cron,
+      kind: typeof schedule.run === "function" ? "handler" : "markdown",
+      nextFireAt: nextFireTime(schedule.cron, now),
+    })),
+    reminders: [...agent.reminders].map(([name, reminder]) => ({ name, description: reminder.description })),
+    hooks: [...agent.hooks].map(([name, hook]) => ({
+      name,
+      events: Object.keys(hook.events ?? {}),
+      memory: (hook as { memory?: { scope: string; maxNotes: number } }).memory,
+    })),
+    artifacts: agent.artifacts && {
+      kinds: Object.entries(agent.artifacts.kinds).map(([kind, spec]) => ({ kind, description: spec.description, hasSchema: Boolean(spec.schema) })),
+      agentTool: agent.artifacts.agentTool ?? false,
+      max: agent.artifacts.max ?? 1000,
+    },
+    result: Boolean(agent.result),
+    evals: (agent.evals?.cases ?? []).map((evalCase) => ({ id: evalCase.id, file: evalCase.file, tags: evalCase.tags })),
+    diagnostics,
+  };
+  // One serialisation round drops undefined fields, so the CLI and HTTP outputs are byte-identical.
+  return JSON.parse(JSON.stringify(info)) as ProjectInfo;
+}

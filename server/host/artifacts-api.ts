@@ -1,0 +1,64 @@
+import type { ArtifactsDefinition } from "../authoring/artifacts.ts";
+import type { ArtifactsApi } from "../authoring/types.ts";
+import { BdkError } from "../protocol/errors.ts";
+import type { Store } from "../store/index.ts";
+
+const DEFAULT_MAX = 1000;
+
+export interface ArtifactsApiOptions {
+  store: Store;
+  registry?: ArtifactsDefinition;
+  sessionId?: string;
+  /** Called after each tag, to record `artifact.tagged` on the session. */
+  onTagged?(artifact: { id: string; kind: string; key: string; title: string }): void;
+}
+
+/**
+ * `ctx.artifacts`: tag creates or updates by kind + key. With a registry,
+ * undeclared kinds are refused and `data` is parsed by the kind's schema.
+ */
+export function createArtifactsApi(options: ArtifactsApiOptions): ArtifactsApi {
+  const { store, registry } = options;
+  return {
+    async tag(input) {
+      let data = input.data;
+      if (registry) {
+        const kind = registry.kinds[input.kind];
+        if (!kind) {
+          const declared = Object.keys(registry.kinds).join(", ") || "none";
+          throw new BdkError("invalid_request", `Unknown artifact kind "${input.kind}" (declared: ${declared}).`);
+        }
+        if (kind.schema && data !== undefined) {
+          const parsed = kind.schema.safeParse(data);
+          if (!parsed.success) {
+            throw new BdkError("invalid_request", `Artifact data for kind "${input.kind}" is invalid: ${describe(parsed.error)}`);
+          }
+          data = parsed.data;
+        }
+      }
+      const row = store.artifacts.upsert({ ...input, data, sessionId: options.sessionId ?? null });
+      store.artifacts.evictBeyond(registry?.max ?? DEFAULT_MAX);
+      options.onTagged?.({ id: row.id, kind: row.kind, key: row.key, title: row.title });
+      return { id: row.id };
+    },
+    async list(filter) {
+      return store.artifacts.list(filter ?? {}).map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        key: row.key,
+        title: row.title,
+        data: row.data,
+        contentType: row.contentType ?? undefined,
+        sessionId: row.sessionId ?? undefined,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+      }));
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+  if (!issues) return String(error);
+  return issues.map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`).join("; ");
+}

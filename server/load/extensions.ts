@@ -1,0 +1,99 @@
+/**
+ * `extensions/<ns>.ts` mounts: every contribution joins the agent renamed
+ * `<ns>__<name>`; instructions are appended to the root's.
+ */
+import { kindOf } from "../authoring/brand.ts";
+import type { ExtensionMount } from "../authoring/extensions.ts";
+import type { NamedFile } from "../discover/manifest.ts";
+import { addUnique, setUnique, type AgentAssembly } from "./assembly.ts";
+import { checked, importDefinition, type LoadContext } from "./context.ts";
+import { checkChannel, checkHook, checkSchedule } from "./definitions.ts";
+import { resolveConnection } from "./connections.ts";
+import { resolveSubagent } from "./agent-config.ts";
+import { skillFromDefinition } from "./skills.ts";
+import { loadTool } from "./tool.ts";
+import type { ResolvedExtension } from "./types.ts";
+
+async function importMount(ctx: LoadContext, entry: NamedFile): Promise<ExtensionMount | undefined> {
+  const exported = await importDefinition(ctx, entry.file, {
+    kinds: ["extension-mount", "extension"],
+    helper: "an extension mount, e.g. cursorCloudAgents({ ... }) or myExtension(config)",
+  });
+  if (exported === undefined) return undefined;
+  // A factory exported as is is mounted without config (its schema decides whether that is valid).
+  return kindOf(exported) === "extension" ? (exported as () => ExtensionMount)() : (exported as ExtensionMount);
+}
+
+export async function loadExtension(ctx: LoadContext, entry: NamedFile, parts: AgentAssembly): Promise<ResolvedExtension | undefined> {
+  const mount = await importMount(ctx, entry);
+  if (!mount) return undefined;
+  if (mount.error) {
+    ctx.diagnostics.error("invalid_extension", mount.error, { file: entry.file });
+    return undefined;
+  }
+  const ns = entry.name;
+  const file = entry.file;
+  const named = (name: string) => `${ns}__${name}`;
+  const { contributions } = mount;
+  const resolved: ResolvedExtension = {
+    namespace: ns,
+    extension: mount.extension,
+    description: mount.description,
+    file,
+    contributes: {
+      tools: [],
+      skills: [],
+      connections: [],
+      hooks: [],
+      channels: [],
+      schedules: [],
+      subagents: [],
+      artifactKinds: [],
+      instructions: Boolean(contributions.instructions?.trim()),
+    },
+  };
+  const { contributes } = resolved;
+
+  for (const [name, definition] of Object.entries(contributions.tools)) {
+    const tool = checked(ctx, file, () => loadTool(named(name), definition, { file, source: "extension" }), `tool ${named(name)}: `);
+    if (tool && addUnique(ctx, parts.tools, tool, "tool", file)) contributes.tools.push(tool.name);
+  }
+  for (const [name, definition] of Object.entries(contributions.skills)) {
+    const skill = checked(ctx, file, () => skillFromDefinition(named(name), definition, file));
+    if (skill && addUnique(ctx, parts.skills, skill, "skill", file)) contributes.skills.push(skill.name);
+  }
+  for (const [name, definition] of Object.entries(contributions.subagents)) {
+    const subagent = checked(ctx, file, () => resolveSubagent(named(name), definition, file));
+    if (subagent && addUnique(ctx, parts.subagents, subagent, "subagent", file)) contributes.subagents.push(subagent.id);
+  }
+  for (const [name, definition] of Object.entries(contributions.connections)) {
+    const connection = resolveConnection(ctx, named(name), "model", definition, file);
+    if (connection && setUnique(ctx, parts.connections, connection.name, connection, "connection", file)) {
+      contributes.connections.push(connection.name);
+    }
+  }
+  const kept = [
+    ["channel", contributions.channels, parts.channels, checkChannel, contributes.channels],
+    ["hook", contributions.hooks, parts.hooks, checkHook, contributes.hooks],
+    ["schedule", contributions.schedules, parts.schedules, checkSchedule, contributes.schedules],
+  ] as const;
+  for (const [kind, definitions, into, check, names] of kept) {
+    for (const [name, definition] of Object.entries(definitions)) {
+      // Each tuple pairs a map with the check for the same definition type.
+      const warnings = checked(ctx, file, () => (check as (value: unknown) => string[])(definition), `${kind} ${named(name)}: `);
+      if (!warnings) continue;
+      for (const warning of warnings) ctx.diagnostics.warning("invalid_definition", warning, { file });
+      if (setUnique(ctx, into as Map<string, unknown>, named(name), definition, kind, file)) names.push(named(name));
+    }
+  }
+  if (contributions.artifacts) {
+    const kinds = { ...parts.artifacts?.kinds };
+    for (const [kind, spec] of Object.entries(contributions.artifacts.kinds ?? {})) {
+      kinds[named(kind)] = spec;
+      contributes.artifactKinds.push(named(kind));
+    }
+    parts.artifacts = { ...contributions.artifacts, ...parts.artifacts, kinds };
+  }
+  if (contributions.instructions?.trim()) parts.extraInstructions.push(contributions.instructions.trim());
+  return resolved;
+}

@@ -1,0 +1,78 @@
+/** Skills in their three forms: skills/<name>.md, skills/<name>/SKILL.md (+ siblings), skills/<name>.ts. */
+import path from "node:path";
+import type { SkillDefinition } from "../authoring/skills.ts";
+import { parseFrontmatter, type Frontmatter } from "../discover/frontmatter.ts";
+import type { SkillEntry } from "../discover/manifest.ts";
+import { listFilesRecursive } from "../discover/paths.ts";
+import { absolute, importDefinition, readProjectFile, type LoadContext } from "./context.ts";
+import { DefinitionError } from "./definition-error.ts";
+import type { LoadedSkill } from "./types.ts";
+
+function frontmatterOf(ctx: LoadContext, file: string): Frontmatter | undefined {
+  try {
+    return parseFrontmatter(readProjectFile(ctx, file));
+  } catch (error) {
+    ctx.diagnostics.error("invalid_frontmatter", `invalid frontmatter: ${(error as Error).message}`, { file, line: 1 });
+    return undefined;
+  }
+}
+
+/** The first non-blank body line, without Markdown heading or list markers. */
+function firstLine(body: string): string | undefined {
+  const line = body.split("\n").find((candidate) => candidate.trim());
+  return line?.replace(/^\s*(#+|[-*>])\s*/, "").trim() || undefined;
+}
+
+/** Checks a `defineSkill` value (authored or contributed by an extension). */
+export function skillFromDefinition(name: string, definition: SkillDefinition, file: string): LoadedSkill {
+  if (typeof definition.description !== "string" || !definition.description.trim()) {
+    throw new DefinitionError("missing_description", `skill "${name}" needs a description`);
+  }
+  if (typeof definition.markdown !== "string") throw new DefinitionError("invalid_definition", `skill "${name}" needs a markdown string`);
+  const files = definition.files ?? {};
+  if (typeof files !== "object" || Object.values(files).some((contents) => typeof contents !== "string")) {
+    throw new DefinitionError("invalid_definition", `skill "${name}": files must map relative paths to string contents`);
+  }
+  return { name, description: definition.description.trim(), markdown: definition.markdown, files: { ...files }, file };
+}
+
+export async function loadSkill(ctx: LoadContext, entry: SkillEntry): Promise<LoadedSkill | undefined> {
+  if (entry.form === "module") {
+    const definition = await importDefinition(ctx, entry.file, { kinds: ["skill"], helper: "defineSkill(...)" });
+    if (!definition) return undefined;
+    try {
+      return skillFromDefinition(entry.name, definition as SkillDefinition, entry.file);
+    } catch (error) {
+      if (!(error instanceof DefinitionError)) throw error;
+      ctx.diagnostics.error(error.code, error.message, { file: entry.file });
+      return undefined;
+    }
+  }
+
+  const frontmatter = frontmatterOf(ctx, entry.file);
+  if (!frontmatter) return undefined;
+  const declared = frontmatter.data.description;
+  if (declared !== undefined && typeof declared !== "string") {
+    ctx.diagnostics.error("invalid_frontmatter", "description must be a string", { file: entry.file, line: 1 });
+    return undefined;
+  }
+  // The SKILL.md convention requires the description; a lone .md may fall back to its first line.
+  const description = declared?.trim() || (entry.form === "markdown" ? firstLine(frontmatter.body) : undefined);
+  if (!description) {
+    ctx.diagnostics.error("missing_description", "the skill needs a description", {
+      file: entry.file,
+      line: 1,
+      hint: "Add frontmatter:\n---\ndescription: When to use this skill\n---",
+    });
+    return undefined;
+  }
+
+  const files: Record<string, string> = {};
+  if (entry.form === "directory") {
+    const folder = path.posix.dirname(entry.file);
+    for (const relative of listFilesRecursive(absolute(ctx, folder))) {
+      if (relative !== "SKILL.md") files[relative] = readProjectFile(ctx, `${folder}/${relative}`);
+    }
+  }
+  return { name: entry.name, description, markdown: frontmatter.body.trim(), files, file: entry.file };
+}

@@ -1,0 +1,99 @@
+import type { ApprovalDecision, ToolGate } from "../harness/run-turn.ts";
+import { BdkError } from "../protocol/errors.ts";
+import type { EventDraft } from "../protocol/events.ts";
+import { newApprovalId } from "../protocol/ids.ts";
+import type { Store } from "../store/index.ts";
+import type { ApprovalRow } from "../store/types.ts";
+
+type Append = (sessionId: string, drafts: EventDraft[]) => void;
+
+/**
+ * Parks model-initiated calls that need approval, durably: the request is a
+ * row and an event before anyone waits on it, so it survives a restart.
+ */
+export class ApprovalDesk {
+  private readonly waiters = new Map<string, (decision: ApprovalDecision) => void>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly append: Append,
+  ) {}
+
+  /** The gate one turn passes its tool calls through. */
+  gateFor(sessionId: string, turnId: string, signal: AbortSignal): ToolGate {
+    return async (call, tool, ctx) => {
+      const earlier = this.store.approvals.findByToolCall(turnId, call.toolCallId);
+      if (earlier && earlier.status !== "pending") {
+        return { approved: earlier.status === "approved", by: earlier.resolvedBy ?? "unknown", reason: earlier.reason ?? undefined };
+      }
+      if (!earlier && !(await tool.needsApproval(call.input, ctx))) return undefined;
+      const approvalId = earlier?.id ?? newApprovalId();
+      if (!earlier) {
+        this.store.approvals.create({
+          id: approvalId,
+          sessionId,
+          turnId,
+          toolCallId: call.toolCallId,
+          name: call.name,
+          input: call.input,
+        });
+        this.append(sessionId, [
+          {
+            type: "action.approval_requested",
+            turnId,
+            data: { approvalId, toolCallId: call.toolCallId, name: call.name, input: call.input },
+          },
+        ]);
+      }
+      return new Promise<ApprovalDecision>((resolve, reject) => {
+        const onAbort = () => {
+          this.waiters.delete(approvalId);
+          this.decide(this.store.approvals.get(approvalId)!, {
+            approved: false,
+            by: "system",
+            reason: "the turn was stopped",
+          });
+          reject(signal.reason);
+        };
+        if (signal.aborted) return onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.waiters.set(approvalId, (decision) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(decision);
+        });
+      });
+    };
+  }
+
+  /**
+   * Records a person's decision. Returns true when a live turn was waiting;
+   * false when the turn is parked from before a restart and must be resumed.
+   */
+  resolve(row: ApprovalRow, decision: ApprovalDecision): boolean {
+    if (!this.decide(row, decision)) {
+      throw new BdkError("already_resolved", `Approval ${row.id} was already resolved (${row.status}).`);
+    }
+    const waiter = this.waiters.get(row.id);
+    this.waiters.delete(row.id);
+    waiter?.(decision);
+    return waiter !== undefined;
+  }
+
+  private decide(row: ApprovalRow, decision: ApprovalDecision): boolean {
+    if (!this.store.approvals.resolve(row.id, decision)) return false;
+    this.append(row.sessionId, [
+      {
+        type: "action.approval_resolved",
+        turnId: row.turnId,
+        data: {
+          approvalId: row.id,
+          toolCallId: row.toolCallId,
+          approved: decision.approved,
+          by: decision.by,
+          ...(decision.reason ? { reason: decision.reason } : {}),
+        },
+      },
+    ]);
+    return true;
+  }
+}

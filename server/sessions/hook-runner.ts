@@ -1,0 +1,43 @@
+import type { HookContext, HookDefinition } from "../authoring/hooks.ts";
+import type { Logger } from "../host/logger.ts";
+import { messageOf } from "../protocol/errors.ts";
+import type { AnyBdkEvent } from "../protocol/events.ts";
+
+type Handler = (event: Readonly<AnyBdkEvent>, ctx: HookContext) => void | Promise<void>;
+
+/**
+ * Runs `bot/hooks` after events are recorded. Observe only: each event is
+ * frozen, and a hook that throws is logged and skipped without touching the turn.
+ */
+export function dispatchToHooks(
+  hooks: ReadonlyMap<string, HookDefinition>,
+  events: readonly AnyBdkEvent[],
+  ctx: HookContext,
+  logger: Logger,
+): void {
+  if (hooks.size === 0) return;
+  for (const event of events) {
+    const frozen = deepFreeze(structuredClone(event));
+    for (const [name, hook] of hooks) {
+      const handlers = hook.events as Record<string, Handler | undefined>;
+      for (const handler of [handlers[event.type], handlers["*"]]) {
+        if (!handler) continue;
+        const fail = (error: unknown) =>
+          logger.warn(`Hook ${name} failed on ${event.type}: ${messageOf(error)}`, { hook: name, event: event.type });
+        try {
+          void Promise.resolve(handler(frozen, ctx)).catch(fail);
+        } catch (error) {
+          fail(error);
+        }
+      }
+    }
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,136 @@
+import type { ToolContext } from "../authoring/tools.ts";
+import type { HostServices } from "../authoring/types.ts";
+import { createArtifactsApi } from "../host/artifacts-api.ts";
+import type { ModelCandidate, ToolGate } from "../harness/run-turn.ts";
+import { runTurn } from "../harness/run-turn.ts";
+import { createTagArtifactTool } from "../harness/tag-artifact-tool.ts";
+import { createTaskTool } from "../harness/task-tool.ts";
+import type { AgentConfig, LoadedTool, ResolvedAgent, ResolvedSubagent } from "../load/types.ts";
+import type { EventDraft } from "../protocol/events.ts";
+import type { Store } from "../store/index.ts";
+import type { SessionRow } from "../store/types.ts";
+
+/** What a turn needs from its runtime, beyond the agent. */
+export interface TurnServices {
+  store: Store;
+  host: HostServices;
+  now: () => Date;
+  resolveModels(config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[];
+  isModelUnavailable(error: unknown): boolean;
+  /** Appends events to a session (persist, publish, hooks). */
+  append(sessionId: string, drafts: EventDraft[]): void;
+}
+
+export interface SessionScope {
+  session: Pick<SessionRow, "id" | "purpose" | "dryRun"> | undefined;
+  workspaceDir: string;
+  /** The running turn, to stamp events that tools cause (artifact.tagged). */
+  turnId?: string;
+}
+
+/** `ctx` for a tool call: session facts, host services, artifacts recorded on the session. */
+export function toolContextFor(
+  services: TurnServices,
+  agent: ResolvedAgent,
+  scope: SessionScope,
+  toolCallId: string | undefined,
+  signal: AbortSignal,
+): ToolContext {
+  const sessionId = scope.session?.id;
+  return {
+    session: {
+      id: sessionId ?? "direct",
+      purpose: scope.session?.purpose ?? undefined,
+      dryRun: scope.session?.dryRun ?? false,
+    },
+    toolCallId,
+    now: services.now,
+    workspaceDir: scope.workspaceDir,
+    abortSignal: signal,
+    artifacts: createArtifactsApi({
+      store: services.store,
+      registry: agent.artifacts,
+      sessionId,
+      onTagged: sessionId
+        ? (artifact) => services.append(sessionId, [{ type: "artifact.tagged", turnId: scope.turnId, data: artifact }])
+        : undefined,
+    }),
+    host: services.host,
+  };
+}
+
+/** The tools a turn offers the model: authored ones, plus `task` and `tag_artifact` when configured. */
+export function toolsForTurn(
+  services: TurnServices,
+  agent: ResolvedAgent,
+  emit: (draft: EventDraft) => void,
+  gate: ToolGate | undefined,
+): LoadedTool[] {
+  const tools = [...agent.tools];
+  if (agent.artifacts?.agentTool) tools.push(createTagArtifactTool(agent.artifacts));
+  if (agent.subagents.length > 0 && allowed(agent, "task")) {
+    tools.push(
+      createTaskTool({
+        subagents: agent.subagents,
+        emit,
+        runSubagent: (subagent, prompt, ctx) => runSubagent(services, agent, subagent, prompt, ctx, tools, gate),
+      }),
+    );
+  }
+  return tools;
+}
+
+function allowed(agent: ResolvedAgent, builtin: string): boolean {
+  return agent.config.tools === undefined || agent.config.tools.includes(builtin);
+}
+
+/**
+ * A subagent runs its own loop with the parent's tools (not `task`: no
+ * recursion) and the parent's model unless it sets one. Its events stay
+ * private; the parent records `subagent.called` / `subagent.completed`.
+ */
+async function runSubagent(
+  services: TurnServices,
+  parent: ResolvedAgent,
+  subagent: ResolvedSubagent,
+  prompt: string,
+  ctx: ToolContext,
+  parentTools: LoadedTool[],
+  gate: ToolGate | undefined,
+): Promise<string> {
+  const config = subagent.config.model ? subagent.config : parent.config;
+  const result = await runTurn({
+    system: subagent.instructions,
+    history: [],
+    message: prompt,
+    tools: parentTools.filter((tool) => tool.name !== "task"),
+    models: services.resolveModels(config, subagent.id),
+    isModelUnavailable: services.isModelUnavailable,
+    toolContext: (toolCallId) => ({ ...ctx, toolCallId }),
+    gate,
+    abortSignal: ctx.abortSignal,
+    emit: () => {},
+  });
+  return result.text;
+}
+
+/** `bot/result.ts` as the loop's commit step: resolves the rejection message, if any. */
+export function resultCommitter(
+  agent: ResolvedAgent,
+  ctx: Pick<ToolContext, "session" | "host" | "artifacts">,
+): ((text: string) => Promise<string | undefined>) | undefined {
+  const result = agent.result;
+  if (!result) return undefined;
+  return async (text) => {
+    let rejection: string | undefined;
+    await result.commit(text, {
+      session: { id: ctx.session.id, purpose: ctx.session.purpose },
+      host: ctx.host,
+      artifacts: ctx.artifacts,
+      reject: (message) => {
+        rejection = message;
+      },
+    });
+    return rejection;
+  };
+}
