@@ -16,6 +16,7 @@ export interface ParsedArgs {
 }
 
 export interface CommandIO {
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;

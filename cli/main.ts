@@ -65,5 +65,5 @@ function usageFailure(io: CommandIO, message: string, command: string | undefine
 }
 
 function processIO(): CommandIO {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }

@@ -4,9 +4,12 @@ import type { CommandIO } from "./command.ts";
 
 const useColor = (io: CommandIO) => Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
 
+/** Dimmed text on a colour terminal, plain otherwise. */
+export const dimmed = (io: CommandIO, text: string) => (useColor(io) ? `\x1b[2m${text}\x1b[22m` : text);
+
 /** Prints a turn as it streams: reply text live, tool calls and results as lines. */
-export function createTurnPrinter(io: CommandIO): (event: AnyBdkEvent) => void {
-  const dim = (text: string) => (useColor(io) ? `\x1b[2m${text}\x1b[22m` : text);
+export function createTurnPrinter(io: CommandIO, options: { reasoning?: boolean } = {}): (event: AnyBdkEvent) => void {
+  const dim = (text: string) => dimmed(io, text);
   const red = (text: string) => (useColor(io) ? `\x1b[31m${text}\x1b[39m` : text);
   let midLine = false;
   const line = (text: string) => {
@@ -16,6 +19,21 @@ export function createTurnPrinter(io: CommandIO): (event: AnyBdkEvent) => void {
   };
   return (event) => {
     switch (event.type) {
+      case "reasoning.appended":
+        if (options.reasoning) {
+          io.stdout.write(dim(event.data.delta));
+          midLine = !event.data.delta.endsWith("\n");
+        }
+        break;
+      case "reasoning.completed":
+        if (options.reasoning && midLine) line("");
+        break;
+      case "action.approval_requested":
+        line(`? ${event.data.name} needs approval: ${compact(event.data.input)}`);
+        break;
+      case "action.approval_resolved":
+        line(dim(`${event.data.approved ? "approved" : "denied"} by ${event.data.by}${event.data.reason ? `: ${event.data.reason}` : ""}`));
+        break;
       case "message.appended":
         io.stdout.write(event.data.delta);
         midLine = !event.data.delta.endsWith("\n");

@@ -3,7 +3,7 @@
  * process that booted Next (web/start-web-server.ts) and is shared through
  * globalThis, so route bundles never carry a second copy of it.
  */
-import type { AgentRouteName } from "../server/http/agent-routes.ts";
+import type { AgentRouteName } from "../server/http/routes.ts";
 import type { HttpHost } from "../server/http/http-host.ts";
 
 const HOST_KEY = Symbol.for("bdk.httpHost");

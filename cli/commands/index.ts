@@ -1,5 +1,6 @@
 import type { Command } from "../command.ts";
 import { callCommand } from "./call.ts";
+import { chatCommand } from "./chat.ts";
 import { infoCommand } from "./info.ts";
 import { runCommand } from "./run.ts";
 import { devCommand, serveCommand } from "./serve.ts";
@@ -13,6 +14,7 @@ export function commands(): Command[] {
     validateCommand,
     infoCommand,
     runCommand,
+    chatCommand,
     callCommand,
     serveCommand,
     devCommand,

@@ -7,8 +7,13 @@ export const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
 /** Tool, skill, connection, channel, schedule and reminder names. */
 export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** Type declarations sit beside modules without defining anything. */
+export function isDeclarationFile(fileName: string): boolean {
+  return /\.d\.m?ts$/.test(fileName);
+}
+
 export function moduleStem(fileName: string): string | undefined {
-  if (/\.d\.m?ts$/.test(fileName)) return undefined;
+  if (isDeclarationFile(fileName)) return undefined;
   const extension = MODULE_EXTENSIONS.find((candidate) => fileName.endsWith(candidate));
   return extension ? fileName.slice(0, -extension.length) : undefined;
 }

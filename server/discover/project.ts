@@ -8,7 +8,7 @@ import path from "node:path";
 import { DiagnosticList, type Diagnostic } from "./diagnostics.ts";
 import { discoverEvals } from "./evals.ts";
 import type { NamedFile, ProjectManifest, SkillEntry, SubagentEntry } from "./manifest.ts";
-import { listDir, listFilesRecursive, moduleStem, NAME_PATTERN } from "./paths.ts";
+import { isDeclarationFile, listDir, listFilesRecursive, moduleStem, NAME_PATTERN } from "./paths.ts";
 
 /** Folders under `bot/` that hold capabilities (and may not appear inside a subagent). */
 const CAPABILITY_DIRS = [
@@ -243,6 +243,7 @@ function addNamed<T extends NamedFile>(walk: Walk, list: T[], entry: T, kind: st
 }
 
 function ignoredEntry(walk: Walk, file: string, isDirectory: boolean): void {
+  if (isDeclarationFile(file)) return;
   if (isDirectory) walk.diagnostics.warning("unknown_directory", "folders are not discovered here; ignored", { file: `${file}/` });
   else walk.diagnostics.warning("unknown_file", "is not a module; ignored", { file });
 }
@@ -361,7 +362,7 @@ function hooks(walk: Walk): NamedFile[] {
     if (existing) walk.diagnostics.error("duplicate_name", `hook "${name}" is defined twice: ${existing.file} and ${file}`, { file });
     else list.push({ name, file });
   }
-  return list;
+  return list.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 function sandbox(walk: Walk): string[] {

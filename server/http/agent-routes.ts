@@ -63,8 +63,8 @@ function indexParam(url: URL, name: string): number {
   return value;
 }
 
-/** `/v1/*` of one agent, keyed by route name (the app/ route files name them). */
-export const agentRoutes = {
+/** The session, tool, info and log routes of one agent, keyed by route name. */
+export const sessionRoutes = {
   async createSession({ request, opened, principal, basePath }) {
     const body = await readJsonBody(request, createSessionBody);
     const handle = opened.runtime.startSession({
@@ -199,5 +199,3 @@ export const agentRoutes = {
     return json({ ok: true, logs: logs.map((row) => ({ at: row.at, level: row.level, msg: row.msg, ...row.data })) });
   },
 } satisfies Record<string, AgentRouteHandler>;
-
-export type AgentRouteName = keyof typeof agentRoutes;

@@ -1,7 +1,7 @@
 import { authenticate, type AuthPolicy, isLoopback } from "../auth/policies.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
-import { agentRoutes, type AgentRouteName } from "./agent-routes.ts";
+import { agentRoutes, type AgentRouteName } from "./routes.ts";
 import { errorResponse, json } from "./respond.ts";
 
 /** The header the HTTP front sets to the socket's peer address (any client-sent value is dropped first). */

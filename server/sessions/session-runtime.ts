@@ -86,6 +86,7 @@ export class SessionRuntime {
   private readonly now: () => Date;
   private readonly approvals: ApprovalDesk;
   private readonly services: TurnServices;
+  private readonly observers = new Set<(sessionId: string, events: readonly AnyBdkEvent[]) => void>();
   /** Turns parked on an approval by a previous process: sessionId → turnId. */
   private readonly dormant = new Map<string, string>();
 
@@ -313,7 +314,17 @@ export class SessionRuntime {
     const events = this.store.events.append(sessionId, drafts) as AnyBdkEvent[];
     this.bus.publish(sessionId, events);
     if (this.agent.hooks.size > 0) this.runHooks(sessionId, events);
+    for (const observer of this.observers) observer(sessionId, events);
     return events;
+  }
+
+  /**
+   * Sees every recorded event of every session (after it is stored and
+   * published), e.g. for channel delivery events. Returns the unsubscribe.
+   */
+  observe(observer: (sessionId: string, events: readonly AnyBdkEvent[]) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   private runHooks(sessionId: string, events: AnyBdkEvent[]): void {

@@ -1,4 +1,4 @@
-import type { AgentInfo, DiagnosticInfo, ScheduleInfo } from "../../api/types.ts";
+import type { AgentInfo, DiagnosticInfo, ScheduleInfo, ToolInfo } from "../../api/types.ts";
 import { Badge } from "../../ui/Badge.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Section } from "../../ui/Section.tsx";
@@ -22,7 +22,7 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
       </div>
     );
   const model = describeModel(info);
-  const tools = list<AgentInfo["tools"] & object>(info.tools).filter((tool) => tool && typeof tool === "object" && "name" in tool);
+  const tools = list<ToolInfo>(info.tools).filter((tool) => tool && typeof tool.name === "string");
   const schedules = list<ScheduleInfo>(info.schedules);
   const diagnostics = list<DiagnosticInfo>(info.diagnostics);
   return (

@@ -25,7 +25,7 @@ export interface ProcessOptions {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Written to stdin, then closed; without it stdin is /dev/null. */
+  /** Written to stdin, then closed; without it stdin is closed at once. */
   stdin?: string;
   maxOutputBytes: number;
 }
@@ -64,11 +64,12 @@ export function withTruncationNote(output: CapturedOutput): string {
  * keys, tokens) leak into them; only what finding programs needs.
  */
 export function childEnv(sessionId?: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH || "/usr/local/bin:/usr/bin:/bin" };
+  const env: Record<string, string> = { PATH: process.env.PATH || "/usr/local/bin:/usr/bin:/bin" };
   if (process.env.HOME) env.HOME = process.env.HOME;
   if (process.env.NODE_PATH) env.NODE_PATH = process.env.NODE_PATH;
   if (sessionId) env.BDK_SESSION_ID = sessionId;
-  return env;
+  // Next's types declare NODE_ENV as always present; a child needs no NODE_ENV.
+  return env as NodeJS.ProcessEnv;
 }
 
 function killGroup(pid: number | undefined): void {
@@ -99,7 +100,7 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      stdio: "pipe",
     });
     let timedOut = false;
     let aborted = false;
@@ -135,10 +136,8 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
       cleanUp();
       resolve(finished(code, signal, timedOut, aborted));
     });
-    if (child.stdin) {
-      // A child that exits without reading its input must not crash the server with EPIPE.
-      child.stdin.on("error", () => {});
-      child.stdin.end(options.stdin);
-    }
+    // A child that exits without reading its input must not crash the server with EPIPE.
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.stdin ?? "");
   });
 }

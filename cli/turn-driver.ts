@@ -1,0 +1,94 @@
+import path from "node:path";
+import type { AnyBdkEvent } from "../server/protocol/events.ts";
+import { type CommandIO, type ParsedArgs, stringFlag, UsageError } from "./command.ts";
+import { RemoteAgent } from "./remote.ts";
+
+export interface Decision {
+  approved: boolean;
+  reason?: string;
+}
+
+/**
+ * Sends messages to one conversation, in-process or through `--url`, so
+ * `run` and `chat` print the same whichever way they talk to the agent.
+ */
+export interface TurnDriver {
+  /** Starts the conversation, or continues it after the first message. */
+  send(message: string): Promise<{ sessionId: string; turnId: string }>;
+  /** Delivers the session's events from index 0 until `onEvent` returns true. */
+  follow(sessionId: string, onEvent: (event: AnyBdkEvent) => boolean): Promise<void>;
+  resolveApproval(sessionId: string, approvalId: string, decision: Decision): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export async function openDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver> {
+  const url = stringFlag(args, "url");
+  return url ? remoteDriver(url, args, io) : localDriver(args, io);
+}
+
+async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver> {
+  const { openAgent } = await import("../server/host/open-agent.ts");
+  const opened = await openAgent(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
+    stateRoot: stringFlag(args, "state-root"),
+    env: io.env,
+    model: stringFlag(args, "model"),
+  });
+  const principal = { type: "user" as const, id: "local" };
+  let sessionId = stringFlag(args, "session");
+  return {
+    async send(message) {
+      const handle = sessionId
+        ? opened.runtime.followUp(sessionId, { message, principal })
+        : opened.runtime.startSession({ message, principal, channel: "cli" });
+      sessionId = handle.sessionId;
+      return { sessionId: handle.sessionId, turnId: handle.turnId };
+    },
+    follow(id, onEvent) {
+      return new Promise((resolve) => {
+        let stop: (() => void) | undefined;
+        let finished = false;
+        stop = opened.runtime.follow(id, principal, 0, (events) => {
+          for (const event of events) {
+            if (finished || !onEvent(event)) continue;
+            finished = true;
+            queueMicrotask(() => stop?.());
+            resolve();
+          }
+        });
+        if (finished) stop();
+      });
+    },
+    async resolveApproval(id, approvalId, decision) {
+      return opened.runtime.resolveApproval(id, approvalId, decision, principal);
+    },
+    close: () => opened.close(),
+  };
+}
+
+function remoteDriver(url: string, args: ParsedArgs, io: CommandIO): TurnDriver {
+  if (stringFlag(args, "model")) throw new UsageError("--model applies to in-process runs; the server chose its model");
+  const remote = new RemoteAgent(url, stringFlag(args, "slug"), stringFlag(args, "token") ?? io.env.BDK_BEARER_TOKEN);
+  let sessionId = stringFlag(args, "session");
+  let token = stringFlag(args, "continuation-token");
+  if (sessionId && !token) throw new UsageError("--session with --url needs --continuation-token");
+  return {
+    async send(message) {
+      const answer = sessionId
+        ? await remote.request<{ sessionId: string; turnId: string; continuationToken: string }>(
+            "POST",
+            `/session/${sessionId}`,
+            { message, continuationToken: token },
+          )
+        : await remote.request<{ sessionId: string; turnId: string; continuationToken: string }>("POST", "/session", {
+            message,
+          });
+      sessionId = answer.sessionId;
+      token = answer.continuationToken;
+      return answer;
+    },
+    follow: (id, onEvent) => remote.follow(id, 0, onEvent),
+    resolveApproval: (id, approvalId, decision) =>
+      remote.request("POST", `/session/${id}/approvals/${approvalId}`, decision),
+    async close() {},
+  };
+}

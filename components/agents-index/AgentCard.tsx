@@ -1,0 +1,27 @@
+import type { AgentIndexEntry } from "../api/types.ts";
+import { ExternalIcon } from "../ui/icons.tsx";
+
+export function AgentCard({ agent }: { agent: AgentIndexEntry }) {
+  const model = typeof agent.model === "string" ? agent.model : agent.model?.id;
+  const href = agent.playgroundUrl || `/${agent.slug}/playground`;
+  return (
+    <li>
+      <a
+        href={href}
+        className="group flex h-full flex-col gap-2 rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-indigo-400 hover:shadow-md dark:border-zinc-800 dark:bg-zinc-900/60 dark:hover:border-indigo-500"
+      >
+        <span className="flex items-center gap-2">
+          <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-50 text-sm font-bold text-indigo-700 dark:bg-indigo-500/15 dark:text-indigo-300">
+            {(agent.name ?? agent.slug).slice(0, 1).toUpperCase()}
+          </span>
+          <span className="min-w-0 flex-1">
+            <span className="block truncate font-semibold">{agent.name ?? agent.slug}</span>
+            <span className="block truncate font-mono text-xs text-zinc-500">/{agent.slug}</span>
+          </span>
+          <ExternalIcon className="size-4 text-zinc-400 group-hover:text-indigo-500" />
+        </span>
+        {model ? <span className="font-mono text-xs text-zinc-500">{model}</span> : null}
+      </a>
+    </li>
+  );
+}

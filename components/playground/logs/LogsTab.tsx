@@ -1,0 +1,103 @@
+"use client";
+import { useMemo, useState } from "react";
+import { isMissingRoute } from "../../api/errors.ts";
+import type { LogLine } from "../../api/types.ts";
+import { Badge, type Tone } from "../../ui/Badge.tsx";
+import { Chip } from "../../ui/Chip.tsx";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+import { ErrorNotice } from "../../ui/ErrorNotice.tsx";
+import { JsonBlock } from "../../ui/JsonBlock.tsx";
+import { VirtualList } from "../../ui/VirtualList.tsx";
+import { cx } from "../../ui/cx.ts";
+import { formatTime, previewJson } from "../../ui/format.ts";
+import { useLogTail } from "./useLogTail.ts";
+
+const LEVELS = ["debug", "info", "warn", "error"] as const;
+const tones: Record<string, Tone> = { debug: "neutral", info: "sky", warn: "amber", error: "red" };
+const ROW_HEIGHT = 26;
+
+function extra(line: LogLine): unknown {
+  if (line.data && Object.keys(line.data).length) return line.data;
+  const { at: _at, level: _level, msg: _msg, id: _id, data: _data, ...rest } = line;
+  return Object.keys(rest).length ? rest : undefined;
+}
+
+/** Recent server log lines, polled every 2 s, filterable by level. */
+export function LogsTab() {
+  const { lines, query } = useLogTail();
+  const [levels, setLevels] = useState<string[]>(["info", "warn", "error"]);
+  const [follow, setFollow] = useState(true);
+  const [selected, setSelected] = useState<LogLine | null>(null);
+  const shown = useMemo(() => lines.filter((line) => levels.includes(line.level)), [lines, levels]);
+  const counts = useMemo(() => {
+    const map: Record<string, number> = {};
+    for (const line of lines) map[line.level] = (map[line.level] ?? 0) + 1;
+    return map;
+  }, [lines]);
+
+  if (query.isError && isMissingRoute(query.error))
+    return (
+      <div className="mx-auto max-w-4xl px-4 py-6">
+        <EmptyState title="Logs are not available on this server">It does not expose GET /v1/logs.</EmptyState>
+      </div>
+    );
+
+  return (
+    <div className="flex h-full min-h-0 flex-col gap-3 px-4 py-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 className="text-sm font-semibold">Server logs</h2>
+        <span className="flex items-center gap-1 text-xs text-zinc-500">
+          <span className={cx("size-1.5 rounded-full", query.isError ? "bg-red-500" : "bg-emerald-500 animate-soft-pulse")} />
+          {query.isError ? "polling failed" : "polling every 2 s"}
+        </span>
+        <div className="flex flex-wrap gap-1.5" role="group" aria-label="Filter by level">
+          {LEVELS.map((level) => (
+            <Chip key={level} pressed={levels.includes(level)} onToggle={() => setLevels((current) => (current.includes(level) ? current.filter((l) => l !== level) : [...current, level]))}>
+              {level} <span className="tabular-nums opacity-60">{counts[level] ?? 0}</span>
+            </Chip>
+          ))}
+        </div>
+        <label className="ml-auto flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+          <input type="checkbox" className="accent-indigo-600" checked={follow} onChange={(event) => setFollow(event.target.checked)} />
+          Follow
+        </label>
+      </div>
+      {query.isError ? <ErrorNotice error={query.error} /> : null}
+      {shown.length === 0 ? (
+        <EmptyState title={lines.length ? "No lines at the selected levels" : "No log lines yet"} className="flex-1" />
+      ) : (
+        <VirtualList
+          label="Log lines"
+          className="min-h-0 flex-1 rounded-lg border border-zinc-200 font-mono text-xs dark:border-zinc-800"
+          count={shown.length}
+          rowHeight={ROW_HEIGHT}
+          followTail={follow}
+          renderRow={(index) => {
+            const line = shown[index];
+            const data = extra(line);
+            return (
+              <button
+                type="button"
+                data-testid="log-line"
+                onClick={() => setSelected(line === selected ? null : line)}
+                className={cx("flex h-full w-full items-center gap-3 px-3 text-left", line === selected ? "bg-indigo-50 dark:bg-indigo-500/10" : "hover:bg-zinc-50 dark:hover:bg-zinc-900")}
+              >
+                <span className="hidden w-20 shrink-0 text-zinc-500 tabular-nums sm:inline">{formatTime(line.at)}</span>
+                <span className="w-12 shrink-0">
+                  <Badge tone={tones[line.level] ?? "neutral"}>{line.level}</Badge>
+                </span>
+                <span className="shrink-0 text-zinc-800 dark:text-zinc-200">{line.msg}</span>
+                {data !== undefined ? <span className="min-w-0 flex-1 truncate text-zinc-500">{previewJson(data, 300)}</span> : null}
+              </button>
+            );
+          }}
+        />
+      )}
+      {selected && extra(selected) !== undefined ? (
+        <div className="max-h-60 overflow-auto rounded-lg border border-zinc-200 p-2 dark:border-zinc-800">
+          <JsonBlock value={{ at: selected.at, level: selected.level, msg: selected.msg, ...(extra(selected) as object) }} />
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { cx } from "../../ui/cx.ts";
+import { formatCount, formatDuration } from "../../ui/format.ts";
+import type { RowKind, RowStatus, TimelineRow } from "./timeline.ts";
+
+const barColor: Record<RowKind, string> = {
+  turn: "bg-indigo-500 dark:bg-indigo-400",
+  step: "bg-sky-400 dark:bg-sky-500",
+  tool: "bg-emerald-500 dark:bg-emerald-500",
+  subagent: "bg-violet-500 dark:bg-violet-400",
+  approval: "bg-amber-400 dark:bg-amber-500",
+};
+
+const statusOverride: Partial<Record<RowStatus, string>> = {
+  error: "bg-red-500 dark:bg-red-500",
+  cancelled: "bg-zinc-400 dark:bg-zinc-600",
+};
+
+export const LABEL_COLUMNS = "grid grid-cols-[8rem_1fr] sm:grid-cols-[15rem_1fr]";
+
+/** One bar of the trace chart, placed by percentages of the visible range. */
+export function TimelineRowView({
+  row,
+  rangeStart,
+  rangeEnd,
+  now,
+  ticks,
+  selected,
+  onSelect,
+}: {
+  row: TimelineRow;
+  rangeStart: number;
+  rangeEnd: number;
+  now: number;
+  ticks: number[];
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const span = rangeEnd - rangeStart;
+  const end = row.end ?? now;
+  const left = Math.max(0, ((row.start - rangeStart) / span) * 100);
+  const width = Math.max(0.4, ((Math.min(end, rangeEnd) - Math.max(row.start, rangeStart)) / span) * 100);
+  const duration = end - row.start;
+  const text = [formatDuration(duration), row.tokens ? `${formatCount(row.tokens.input)}→${formatCount(row.tokens.output)} tok` : ""].filter(Boolean).join(" · ");
+  // Wide bars carry their text; otherwise it sits after the bar, or before it near the right edge.
+  const placement = width >= 25 ? { left: `${left}%` } : left + width < 72 ? { left: `${left + width}%` } : { right: `${100 - left}%` };
+  const inside = width >= 25;
+  return (
+    <button
+      type="button"
+      onClick={onSelect}
+      aria-pressed={selected}
+      title={`${row.label}: ${text}${row.note ? ` (${row.note})` : ""}`}
+      className={cx(LABEL_COLUMNS, "h-full w-full items-center text-left text-xs", selected ? "bg-indigo-50 dark:bg-indigo-500/10" : "hover:bg-zinc-50 dark:hover:bg-zinc-900")}
+    >
+      <span className={cx("flex min-w-0 items-center gap-1.5 pr-2", row.kind === "turn" && "font-semibold")} style={{ paddingLeft: 8 + row.depth * 12 }}>
+        <span className={cx("size-2 shrink-0 rounded-sm", statusOverride[row.status] ?? barColor[row.kind])} />
+        <span className={cx("truncate", row.kind === "tool" || row.kind === "subagent" ? "font-mono" : "")}>{row.label}</span>
+      </span>
+      <span className="relative h-full border-l border-zinc-200 dark:border-zinc-800">
+        {ticks.map((tick) => (
+          <span key={tick} className="absolute inset-y-0 w-px bg-zinc-100 dark:bg-zinc-800/60" style={{ left: `${(tick / span) * 100}%` }} />
+        ))}
+        <span
+          className={cx(
+            "absolute rounded-sm",
+            row.kind === "turn" ? "top-1.5 bottom-1.5" : "top-2 bottom-2",
+            statusOverride[row.status] ?? barColor[row.kind],
+            row.end === undefined && "animate-soft-pulse",
+          )}
+          style={{ left: `${left}%`, width: `${width}%` }}
+        />
+        <span
+          className={cx(
+            "absolute top-1/2 -translate-y-1/2 px-1.5 whitespace-nowrap text-[11px] tabular-nums",
+            inside ? "font-medium text-white" : "text-zinc-600 dark:text-zinc-300",
+          )}
+          style={placement}
+        >
+          {text}
+        </span>
+      </span>
+    </button>
+  );
+}
