@@ -4,6 +4,7 @@ import { HttpHost, type MountedAgent } from "../server/http/http-host.ts";
 import { defaultStateRoot, openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
 import type { ToolOutcome } from "../server/harness/execute-tool.ts";
 import { BdkError } from "../server/protocol/errors.ts";
+import { watchForChanges } from "../server/host/hot-reload.ts";
 import { startWebServer } from "./start-web-server.ts";
 
 export interface ServeOptions {
@@ -90,6 +91,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
     playground: options.playground ?? true,
   });
   const web = await startWebServer({ host: options.host ?? "127.0.0.1", port: options.port ?? 3000, httpHost, log });
+  const stopWatching = options.dev ? opened.map((agent) => watchForChanges(agent)) : [];
 
   const pick = (slug?: string): MountedAgent => {
     const found = slug ? agents.find((agent) => agent.slug === slug) : agents[0];
@@ -102,6 +104,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
     url: web.url,
     agents,
     async close() {
+      for (const stop of stopWatching) stop();
       await web.close();
       await Promise.all(opened.map((agent) => agent.close()));
     },

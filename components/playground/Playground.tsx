@@ -10,7 +10,7 @@ import { NavigationProvider, useNavigation } from "./navigation.tsx";
 import { useSessionFeed } from "./session/useSessionFeed.ts";
 import { Header } from "./shell/Header.tsx";
 import { ScriptedBanner } from "./shell/ScriptedBanner.tsx";
-import { describeModel, isScripted } from "./shell/modelLabel.ts";
+import { describeModel, modelInUse } from "./shell/modelLabel.ts";
 import { InfoError } from "./shell/InfoError.tsx";
 import { PlaygroundTabs } from "./shell/PlaygroundTabs.tsx";
 
@@ -51,14 +51,14 @@ function PlaygroundApp() {
     document.title = info.data?.name ? `${info.data.name} · BDK Playground` : "BDK Playground";
   }, [info.data?.name]);
 
-  const model = info.data?.model;
-  const fallbackFrom = model && typeof model === "object" && typeof model.fallbackFrom === "string" ? model.fallbackFrom : undefined;
+  const configured = describeModel(info.data).id;
+  const inUse = modelInUse(info.data, feed?.events);
 
   return (
     <div className="flex h-dvh flex-col">
       <header className="shrink-0 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90">
-        <Header info={info.data} loading={info.isLoading} base={api.base} />
-        {isScripted(info.data) ? <ScriptedBanner configured={fallbackFrom ?? describeModel(info.data).id} /> : null}
+        <Header info={info.data} loading={info.isLoading} base={api.base} modelInUse={inUse} />
+        {inUse === "scripted" ? <ScriptedBanner configured={configured} /> : null}
         {info.isError ? <InfoError error={info.error} /> : null}
       </header>
       <PlaygroundTabs info={info.data} feed={feed} />

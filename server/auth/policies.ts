@@ -4,17 +4,28 @@ import type { Principal } from "../protocol/events.ts";
 /** The auth policies of spec/http-api.md, as plain descriptors (channels may list their own). */
 export type AuthPolicy = { kind: "localDevStrict" } | { kind: "bearer"; token: string } | { kind: "anonymous" };
 
-/** What the server knows of a request's origin: the socket peer and the headers. */
+/** What the server knows of a request's origin, read from the raw request before any framework touched it. */
 export interface RequestFacts {
+  /** The socket's remote address. */
   peer: string | undefined;
-  headers: Headers;
+  /** The client sent proxy-forwarding headers (`Forwarded`, `X-Forwarded-For`, `X-Real-IP`, ...). */
+  forwarded: boolean;
+  authorization: string | null;
 }
 
 export type AuthResult =
   | { ok: true; principal: Principal; policy: AuthPolicy["kind"] }
   | { ok: false; status: 401 | 403; message: string };
 
-const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "via"];
+export const FORWARDING_HEADERS = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-real-ip",
+  "via",
+];
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
@@ -35,23 +46,20 @@ function bearerMatches(expected: string, header: string | null): boolean {
 
 /** The first policy that accepts sets the principal. */
 export function authenticate(policies: readonly AuthPolicy[], facts: RequestFacts): AuthResult {
-  let forwarded = false;
   for (const policy of policies) {
     switch (policy.kind) {
       case "anonymous":
         return { ok: true, principal: { type: "user", id: "anonymous" }, policy: policy.kind };
       case "bearer":
-        if (bearerMatches(policy.token, facts.headers.get("authorization"))) {
+        if (bearerMatches(policy.token, facts.authorization)) {
           return { ok: true, principal: bearerPrincipal(policy.token), policy: policy.kind };
         }
         break;
-      case "localDevStrict": {
-        forwarded = FORWARDING_HEADERS.some((name) => facts.headers.has(name));
-        if (!forwarded && isLoopback(facts.peer)) {
+      case "localDevStrict":
+        if (!facts.forwarded && isLoopback(facts.peer)) {
           return { ok: true, principal: { type: "user", id: "local" }, policy: policy.kind };
         }
         break;
-      }
     }
   }
   if (policies.some((policy) => policy.kind === "bearer")) {
@@ -60,7 +68,7 @@ export function authenticate(policies: readonly AuthPolicy[], facts: RequestFact
   return {
     ok: false,
     status: 403,
-    message: forwarded
+    message: facts.forwarded
       ? "localDevStrict refuses proxied requests (forwarding headers present): start the server with --bearer-token for remote access."
       : "localDevStrict admits direct loopback requests only: start the server with --bearer-token for remote access.",
   };

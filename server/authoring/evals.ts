@@ -54,6 +54,8 @@ export interface EvalCase {
   /** One path segment, unique within the file. */
   id: string;
   description?: string;
+  /** Overrides the file's and the config's `timeoutMs` for this case. */
+  timeoutMs?: number;
   test: EvalTest;
 }
 

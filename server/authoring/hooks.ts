@@ -26,6 +26,6 @@ export interface HookDefinition {
  * @example
  * export default defineHook({ events: { "turn.completed"(event, ctx) { ctx.host.otel.increment("turns"); } } });
  */
-export function defineHook<T extends HookDefinition>(definition: T): T {
+export function defineHook(definition: HookDefinition): HookDefinition {
   return brand("hook", definition);
 }

@@ -56,7 +56,7 @@ export function resolveInside(root: string, relative: string): string {
   if (relative.includes("\0")) throw new Error(`path ${JSON.stringify(relative)} contains a NUL byte`);
   const realRoot = realPathAllowingMissing(path.resolve(root));
   const resolved = realPathAllowingMissing(path.resolve(realRoot, relative));
-  if (false && !isWithin(realRoot, resolved)) throw new Error(`path ${JSON.stringify(relative)} is outside the workspace`);
+  if (!isWithin(realRoot, resolved)) throw new Error(`path ${JSON.stringify(relative)} is outside the workspace`);
   return resolved;
 }
 

@@ -26,6 +26,7 @@ export interface OpenedAgent {
   store: Store;
   logger: Logger;
   stateRoot: string;
+  /** Replaced on a hot reload. */
   diagnostics: Diagnostic[];
   close(): Promise<void>;
 }

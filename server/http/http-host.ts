@@ -1,11 +1,24 @@
-import { authenticate, type AuthPolicy, isLoopback } from "../auth/policies.ts";
+import { authenticate, type AuthPolicy, isLoopback, type RequestFacts } from "../auth/policies.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { agentRoutes, type AgentRouteName } from "./routes.ts";
 import { errorResponse, json } from "./respond.ts";
 
-/** The header the HTTP front sets to the socket's peer address (any client-sent value is dropped first). */
+/**
+ * Headers the HTTP front sets from the raw socket request (overwriting any
+ * client-sent value): the peer address, and whether the client sent
+ * forwarding headers (Next.js adds its own x-forwarded-* later).
+ */
 export const PEER_HEADER = "x-bdk-peer";
+export const FORWARDED_HEADER = "x-bdk-forwarded";
+
+export function requestFacts(request: Request): RequestFacts {
+  return {
+    peer: request.headers.get(PEER_HEADER) ?? undefined,
+    forwarded: request.headers.get(FORWARDED_HEADER) !== "0",
+    authorization: request.headers.get("authorization"),
+  };
+}
 
 export interface MountedAgent {
   slug: string;
@@ -55,8 +68,7 @@ export class HttpHost {
     const mounted = this.agent(slug);
     try {
       if (!mounted) throw new BdkError("not_found", `No agent mounted at /${slug}.`);
-      const peer = request.headers.get(PEER_HEADER) ?? undefined;
-      const auth = authenticate(this.policies, { peer, headers: request.headers });
+      const auth = authenticate(this.policies, requestFacts(request));
       if (!auth.ok) throw new BdkError(auth.status === 401 ? "unauthenticated" : "forbidden", auth.message);
       const seesAll = auth.policy === "anonymous" || (this.options.dev && auth.policy === "localDevStrict");
       return await agentRoutes[name]({
@@ -80,8 +92,7 @@ export class HttpHost {
   /** `GET /v1/agents`: the JSON index of mounted agents. */
   agentsIndex(request: Request): Response {
     if (!this.options.playground) return errorResponse(new BdkError("not_found", "The agents index is disabled."));
-    const peer = request.headers.get(PEER_HEADER) ?? undefined;
-    const auth = authenticate(this.policies, { peer, headers: request.headers });
+    const auth = authenticate(this.policies, requestFacts(request));
     if (!auth.ok) {
       return errorResponse(new BdkError(auth.status === 401 ? "unauthenticated" : "forbidden", auth.message));
     }
@@ -98,6 +109,7 @@ export class HttpHost {
   }
 
   isLocal(request: Request): boolean {
-    return isLoopback(request.headers.get(PEER_HEADER) ?? undefined);
+    const facts = requestFacts(request);
+    return !facts.forwarded && isLoopback(facts.peer);
   }
 }

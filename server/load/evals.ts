@@ -48,7 +48,13 @@ function expand(ctx: LoadContext, id: string, file: string, definition: EvalDefi
       ctx.diagnostics.error("invalid_eval", `eval "${id}/${evalCase.id}" needs a test function`, { file });
       continue;
     }
-    cases.push({ ...common, id: `${id}/${evalCase.id}`, description: evalCase.description ?? common.description, test: evalCase.test });
+    cases.push({
+      ...common,
+      id: `${id}/${evalCase.id}`,
+      description: evalCase.description ?? common.description,
+      timeoutMs: evalCase.timeoutMs ?? common.timeoutMs,
+      test: evalCase.test,
+    });
   }
   return cases;
 }

@@ -1,4 +1,5 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { AgentInfo } from "../../api/types.ts";
 import { ErrorNotice } from "../../ui/ErrorNotice.tsx";
@@ -52,6 +53,15 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
     stickToBottom.current = true;
   }, [sessionId]);
 
+  const sessionInfo = useQuery({
+    queryKey: ["session", api.base, sessionId],
+    queryFn: ({ signal }) => api.session(sessionId!, signal),
+    enabled: !!sessionId,
+    staleTime: 60_000,
+  });
+  const firstMessage = transcript.items.find((item) => item.kind === "user");
+  const title = transcript.title ?? sessionInfo.data?.session?.title ?? (firstMessage?.kind === "user" ? firstMessage.text.slice(0, 120) : undefined);
+
   const showPending = pending && pending.sessionKey === (sessionId ?? "");
   const hasToken = !sessionId || !!readContinuationToken(api.base, sessionId);
   const hint = transcript.closed
@@ -62,7 +72,7 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      {sessionId ? <SessionBar sessionId={sessionId} title={transcript.title} channel={transcript.channel} status={feed?.status} /> : null}
+      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} /> : null}
       <div
         ref={scroller}
         className="min-h-0 flex-1 overflow-y-auto scrollbar-thin"

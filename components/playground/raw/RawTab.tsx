@@ -96,9 +96,9 @@ export function RawTab({ feed }: { feed: FeedSnapshot | null }) {
                   selected?.index === event.index ? "bg-indigo-50 dark:bg-indigo-500/10" : "hover:bg-zinc-50 dark:hover:bg-zinc-900",
                 )}
               >
-                <span className="w-10 shrink-0 text-right text-zinc-400 tabular-nums">{event.index}</span>
+                <span className="w-8 shrink-0 text-right text-zinc-400 tabular-nums sm:w-10">{event.index}</span>
                 <span className="hidden w-20 shrink-0 text-zinc-500 tabular-nums sm:inline">{formatTime(event.at)}</span>
-                <span className="w-44 shrink-0">
+                <span className="w-36 shrink-0 overflow-hidden sm:w-48">
                   <Badge tone={eventTone(event.type)}>{event.type}</Badge>
                 </span>
                 <span className="min-w-0 flex-1 truncate text-zinc-600 dark:text-zinc-400">{eventPreview(event)}</span>

@@ -5,7 +5,7 @@ import { describeModel } from "./modelLabel.ts";
 import { TokenField } from "./TokenField.tsx";
 
 /** Brand, agent name and model, a link back to the agents index in multi-agent mode, the token field. */
-export function Header({ info, loading, base }: { info: AgentInfo | undefined; loading: boolean; base: string }) {
+export function Header({ info, loading, base, modelInUse }: { info: AgentInfo | undefined; loading: boolean; base: string; modelInUse?: string }) {
   const model = describeModel(info);
   const slug = base.replace(/^\//, "");
   return (
@@ -28,7 +28,9 @@ export function Header({ info, loading, base }: { info: AgentInfo | undefined; l
         </div>
         {model.id ? (
           <div className="flex min-w-0 items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400" data-testid="agent-model">
-            <span className="truncate font-mono">{model.id}</span>
+            <span className="truncate font-mono" title={modelInUse && modelInUse !== model.id ? `configured: ${model.id}` : undefined}>
+              {modelInUse && modelInUse !== model.id ? `${modelInUse} (configured ${model.id})` : model.id}
+            </span>
             <span className="hidden items-center gap-1 md:inline-flex">
               {model.params.map((param) => (
                 <Badge key={param}>{param}</Badge>

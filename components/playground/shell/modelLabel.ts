@@ -1,4 +1,4 @@
-import type { AgentInfo } from "../../api/types.ts";
+import type { AgentInfo, AnyBdkEvent } from "../../api/types.ts";
 
 /** The model id and its params as short strings, whatever shape `info.model` has. */
 export function describeModel(info: AgentInfo | undefined): { id: string | undefined; params: string[] } {
@@ -13,6 +13,26 @@ export function describeModel(info: AgentInfo | undefined): { id: string | undef
   return { id: model.id, params };
 }
 
-export function isScripted(info: AgentInfo | undefined): boolean {
-  return describeModel(info).id === "scripted";
+/**
+ * The model turns actually run on. `info` reports the configured model;
+ * BDK_MODEL or the dev fallback can replace it, which `turn.started` reveals.
+ */
+export function modelInUse(info: AgentInfo | undefined, events: readonly AnyBdkEvent[] | undefined): string | undefined {
+  for (let i = (events?.length ?? 0) - 1; i >= 0; i--) {
+    const event = events![i];
+    if (event.type === "turn.started" && event.data.model) return event.data.model;
+  }
+  const model = info?.model;
+  if (model && typeof model === "object") {
+    for (const key of ["effective", "effectiveId", "resolved", "inUse"]) {
+      const value = model[key];
+      if (typeof value === "string") return value;
+      if (value && typeof value === "object" && typeof (value as { id?: unknown }).id === "string") return (value as { id: string }).id;
+    }
+  }
+  for (const key of ["effectiveModel", "modelInUse"]) {
+    const value = info?.[key];
+    if (typeof value === "string") return value;
+  }
+  return describeModel(info).id;
 }

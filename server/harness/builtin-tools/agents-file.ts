@@ -45,6 +45,9 @@ export function withAgentToolsSection(current: string | undefined, agentName: st
     if (!section) return current;
     return current.trim() ? `${current.trimEnd()}\n\n${section}` : section;
   }
+  const before = current.slice(0, start);
   const after = current.slice(end + END.length).replace(/^\n/, "");
-  return current.slice(0, start) + section + after;
+  if (section) return before + section + after;
+  const rest = (before.trimEnd() + (after.trim() ? `\n\n${after.trimStart()}` : "")).trimEnd();
+  return rest ? `${rest}\n` : "";
 }

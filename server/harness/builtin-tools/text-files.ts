@@ -14,7 +14,7 @@ export async function withFsErrors<T>(shownPath: string, operation: () => Promis
     const code = (error as NodeJS.ErrnoException).code;
     const name = JSON.stringify(shownPath);
     if (code === "ENOENT") throw new Error(`${name} does not exist`);
-    if (code === "ENOTDIR") throw new Error(`${name} is not below a directory`);
+    if (code === "ENOTDIR") throw new Error(`${name} is not a directory, or lies below a file`);
     if (code === "EISDIR") throw new Error(`${name} is a directory`);
     if (code === "EACCES" || code === "EPERM") throw new Error(`${name} is not accessible`);
     throw error;
