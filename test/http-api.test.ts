@@ -185,3 +185,26 @@ describe("sessions over HTTP (single mode)", () => {
     expect((await logs.json()) as Record<string, unknown>).toMatchObject({ ok: true, logs: expect.any(Array) });
   });
 });
+
+describe("workspace files over HTTP", () => {
+  it("writes per-send files and refuses paths that escape the workspace with 400", async () => {
+    const created = await post("/v1/session", { message: "hello", workspaceFiles: { "notes/a.txt": "hi" } });
+    expect(created.status).toBe(202);
+    const { sessionId, continuationToken } = (await created.json()) as Record<string, string>;
+    const events = await waitForIdle(sessionId);
+    expect(events.find((event) => event.type === "message.received")?.data).toMatchObject({
+      workspaceFiles: ["notes/a.txt"],
+    });
+    for (const bad of ["../escape.txt", "/etc/passwd-copy", "a/../../b"]) {
+      const refused = await post(`/v1/session/${sessionId}`, {
+        message: "again",
+        continuationToken,
+        workspaceFiles: { [bad]: "x" },
+      });
+      expect(refused.status, bad).toBe(400);
+      expectEnvelope(await refused.json(), "invalid_request");
+      const fresh = await post("/v1/session", { message: "x", workspaceFiles: { [bad]: "x" } });
+      expect(fresh.status, bad).toBe(400);
+    }
+  });
+});

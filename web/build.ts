@@ -5,7 +5,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const KIT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCE_DIRS = ["app", "components", "web"];
+const SOURCE_DIRS = ["app", "components"];
+/** Files outside those folders that the Next.js bundle includes. */
+const SOURCE_FILES = ["next.config.mjs", "package.json", "postcss.config.mjs", "web/route-adapter.ts"];
 const STAMP = path.join(KIT_DIR, ".next", "bdk-source-hash");
 
 /** A hash of the web app's sources: a build is reused only while they are unchanged. */
@@ -20,7 +22,7 @@ export function sourceHash(): string {
     }
   };
   for (const dir of SOURCE_DIRS) walk(path.join(KIT_DIR, dir));
-  for (const file of ["next.config.mjs", "package.json", "postcss.config.mjs"]) {
+  for (const file of SOURCE_FILES) {
     const full = path.join(KIT_DIR, file);
     if (existsSync(full)) hash.update(file).update(readFileSync(full));
   }

@@ -56,16 +56,20 @@ export interface ArtifactsApi {
 
 export interface ReminderInput {
   purpose?: string;
+  /** The conversation: a channel id and its continuation token, or `sessionId` (what tools of a session use). */
   channelId?: string;
   continuationToken?: string;
+  sessionId?: string;
   delay?: string;
   at?: string;
   every?: string;
   cron?: string;
   prompt?: string;
   until?: string;
+  /** The default export of `bot/reminders/<name>.ts` (or its name). */
   handler?: unknown;
   args?: JsonObject;
+  /** An inline handler: kept in memory only, it must be re-armed after a restart. */
   run?: (args: { args: JsonObject; followup(input: { message: string }): Promise<void> }) => unknown;
 }
 
@@ -80,7 +84,7 @@ export interface ReminderRecord {
 
 export interface RemindersApi {
   create(input: ReminderInput): Promise<{ id: string }>;
-  list(filter?: { continuationToken?: string }): Promise<ReminderRecord[]>;
+  list(filter?: { continuationToken?: string; channelId?: string; sessionId?: string }): Promise<ReminderRecord[]>;
   cancel(id: string): Promise<void>;
 }
 

@@ -67,15 +67,22 @@ function nearestExisting(target: string): string {
   return current;
 }
 
+/** Why `relative` can never name a file inside a workspace (no filesystem access), or undefined. */
+export function pathSyntaxProblem(relative: string): string | undefined {
+  if (relative === "") return "is empty";
+  if (relative.includes("\0")) return "contains a NUL byte";
+  if (path.isAbsolute(relative) || /^[a-zA-Z]:/.test(relative) || relative.startsWith("\\")) return "must be a relative path";
+  const segments = relative.split(/[\\/]/);
+  if (segments.includes("..")) return 'must not contain ".." segments';
+  if (segments.every((segment) => segment === "" || segment === ".")) return "does not name a file";
+  return undefined;
+}
+
 /** Why `relative` may not be written below `dir`, or the absolute target. */
 function checkFilePath(dir: string, relative: string, contents: unknown): { target: string } | { reason: string } {
   if (typeof contents !== "string") return { reason: "must map to a string" };
-  if (relative === "") return { reason: "is empty" };
-  if (relative.includes("\0")) return { reason: "contains a NUL byte" };
-  if (path.isAbsolute(relative) || /^[a-zA-Z]:/.test(relative) || relative.startsWith("\\")) return { reason: "must be a relative path" };
-  const segments = relative.split(/[\\/]/);
-  if (segments.includes("..")) return { reason: 'must not contain ".." segments' };
-  if (segments.every((segment) => segment === "" || segment === ".")) return { reason: "does not name a file" };
+  const syntax = pathSyntaxProblem(relative);
+  if (syntax) return { reason: syntax };
   let target: string;
   try {
     target = resolveInside(dir, relative);
@@ -88,18 +95,36 @@ function checkFilePath(dir: string, relative: string, contents: unknown): { targ
   return { target };
 }
 
-/** Validates every entry first, then writes; one bad path means nothing is written. */
-async function writeConfinedFiles(dir: string, files: Record<string, string>, label: string): Promise<string[]> {
-  const planned = Object.entries(files).map(([relative, contents]) => {
+export interface PlannedFile {
+  relative: string;
+  target: string;
+  contents: string;
+}
+
+/**
+ * Checks every entry against the workspace as it is now (synchronously, so a
+ * caller can refuse a request before changing anything); throws on the first
+ * bad path.
+ */
+export function planWorkspaceFiles(dir: string, files: Record<string, string>, label = "workspaceFiles"): PlannedFile[] {
+  return Object.entries(files).map(([relative, contents]) => {
     const checked = checkFilePath(dir, relative, contents);
     if ("reason" in checked) throw new BdkError("invalid_request", `${label}: ${JSON.stringify(relative)} ${checked.reason}`);
     return { relative: path.posix.normalize(relative.replaceAll("\\", "/")), target: checked.target, contents };
   });
+}
+
+export async function writePlannedFiles(planned: PlannedFile[]): Promise<string[]> {
   for (const { target, contents } of planned) {
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, contents);
   }
   return planned.map((file) => file.relative);
+}
+
+/** Validates every entry first, then writes; one bad path means nothing is written. */
+async function writeConfinedFiles(dir: string, files: Record<string, string>, label: string): Promise<string[]> {
+  return writePlannedFiles(planWorkspaceFiles(dir, files, label));
 }
 
 /** Per-send files (relative path → contents) written before a turn. Returns the written relative paths. */

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Diagnostic } from "../discover/diagnostics.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
+import { sandboxAvailable } from "../harness/builtin-tools/index.ts";
 import { loadAgent } from "../load/load-agent.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { isModelUnavailableError, resolveModelChain } from "../models/index.ts";
@@ -58,6 +59,11 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     throw new AgentLoadError(loaded.diagnostics);
   }
   const agent = loaded.agent;
+  if (agent.config.local?.sandbox && !sandboxAvailable()) {
+    throw new Error(
+      "local.sandbox is true in agent.ts, but bubblewrap is not available: install it (apt-get install bubblewrap) or set local.sandbox to false.",
+    );
+  }
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
   const store = openStore(stateRoot);
   const logger = createLogger(store, options.echo);

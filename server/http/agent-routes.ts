@@ -71,6 +71,7 @@ export const sessionRoutes = {
       message: body.message,
       title: body.title,
       mode: body.mode,
+      workspaceFiles: body.workspaceFiles,
       principal,
       channel: "http",
     });
@@ -93,6 +94,7 @@ export const sessionRoutes = {
       message: body.message,
       continuationToken: body.continuationToken,
       admission: body.admission,
+      workspaceFiles: body.workspaceFiles,
       principal,
       rotateToken: true,
     });

@@ -1,4 +1,5 @@
 import { type AgentRouteHandler, sessionRoutes } from "./agent-routes.ts";
+import { evalRoutes } from "./eval-routes.ts";
 
 /**
  * Every named `/v1` route of an agent. Each capability keeps its routes in
@@ -6,6 +7,7 @@ import { type AgentRouteHandler, sessionRoutes } from "./agent-routes.ts";
  */
 export const agentRoutes = {
   ...sessionRoutes,
+  ...evalRoutes,
 } satisfies Record<string, AgentRouteHandler>;
 
 export type AgentRouteName = keyof typeof agentRoutes;

@@ -34,7 +34,8 @@ export function dispatchToHooks(
   }
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes an event copy handed to user code, so an observer cannot change what others see. */
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);

@@ -4,12 +4,13 @@ import type { ModelMessage } from "ai";
 import type { HostServices } from "../authoring/types.ts";
 import { executeTool, type ToolOutcome } from "../harness/execute-tool.ts";
 import { historyFromEvents } from "../harness/history.ts";
+import { pathSyntaxProblem, planWorkspaceFiles, prepareWorkspace, writeWorkspaceFiles } from "../harness/workspace.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { buildSystemPrompt } from "../harness/system-prompt.ts";
 import { createHostServices } from "../host/services.ts";
 import type { Logger } from "../host/logger.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
-import { BdkError } from "../protocol/errors.ts";
+import { BdkError, messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDraft, type Principal, type SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
 import type { Store } from "../store/index.ts";
@@ -19,7 +20,10 @@ import { EventBus } from "./event-bus.ts";
 import { followSession } from "./follow.ts";
 import { dispatchToHooks } from "./hook-runner.ts";
 import { parkedTurnFromEvents } from "./parked-turn.ts";
-import { resultCommitter, toolContextFor, toolsForTurn, type TurnServices } from "./turn-setup.ts";
+import { authoredTools, resultCommitter, toolContextFor, toolsForTurn, type TurnServices } from "./turn-setup.ts";
+
+/** Direct calls outside any session share one workspace. */
+const DIRECT_CALLS_WORKSPACE = "direct-calls";
 import { executeTurn, PREEMPTED, STOPPED, type TurnEnd, type TurnJob } from "./turn-runner.ts";
 import { TurnSlots } from "./turn-slots.ts";
 
@@ -44,6 +48,8 @@ export interface StartSessionInput {
   channelState?: unknown;
   purpose?: string;
   dryRun?: boolean;
+  /** Relative path → contents, written into the workspace before the turn. */
+  workspaceFiles?: Record<string, string>;
 }
 
 export interface FollowUpInput {
@@ -53,6 +59,7 @@ export interface FollowUpInput {
   admission?: "preempt" | "coalesce";
   /** Channels keep their own token; only the HTTP channel rotates it. */
   rotateToken?: boolean;
+  workspaceFiles?: Record<string, string>;
 }
 
 export interface TurnHandle {
@@ -63,7 +70,17 @@ export interface TurnHandle {
   done: Promise<TurnEnd>;
 }
 
+/** How a turn begins: a new message (with files), or a parked step to resume. */
+interface TurnStart {
+  message?: string;
+  workspaceFiles?: Record<string, string>;
+  resume?: TurnJob["resume"];
+  history?: ModelMessage[];
+}
+
 interface LiveSession {
+  /** The bot version the workspace was last prepared for. */
+  preparedFor?: string;
   history?: ModelMessage[];
   current?: { turnId: string; controller: AbortController; done: Promise<TurnEnd> };
   /** The tail of this session's turn chain: turns of one session never overlap. */
@@ -117,6 +134,11 @@ export class SessionRuntime {
   }
 
   startSession(input: StartSessionInput): TurnHandle {
+    // The workspace is new, so a path that is well formed cannot escape it.
+    for (const [file, contents] of Object.entries(input.workspaceFiles ?? {})) {
+      const problem = typeof contents === "string" ? pathSyntaxProblem(file) : "must map to a string";
+      if (problem) throw new BdkError("invalid_request", `workspaceFiles: ${JSON.stringify(file)} ${problem}`);
+    }
     const id = newSessionId();
     const at = this.now().toISOString();
     const token = input.continuationToken ?? newContinuationToken();
@@ -141,7 +163,7 @@ export class SessionRuntime {
     this.append(id, [
       { type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } },
     ]);
-    const turnId = this.enqueueTurn(id, input.message);
+    const turnId = this.enqueueTurn(id, input.message, input.workspaceFiles);
     return { sessionId: id, continuationToken: token, turnId, done: this.live.get(id)!.current!.done };
   }
 
@@ -156,6 +178,7 @@ export class SessionRuntime {
         "The continuation token is stale: use the token returned by the last accepted message.",
       );
     }
+    if (input.workspaceFiles) planWorkspaceFiles(this.workspaceDir(sessionId), input.workspaceFiles);
     let token = session.continuationToken ?? newContinuationToken();
     if (input.rotateToken) {
       const rotated = newContinuationToken();
@@ -173,7 +196,7 @@ export class SessionRuntime {
       return { sessionId, continuationToken: token, turnId: live.current.turnId, done: live.current.done };
     }
     if (live.current) live.current.controller.abort(PREEMPTED);
-    const turnId = this.enqueueTurn(sessionId, input.message);
+    const turnId = this.enqueueTurn(sessionId, input.message, input.workspaceFiles);
     return { sessionId, continuationToken: token, turnId, done: live.current!.done };
   }
 
@@ -239,10 +262,12 @@ export class SessionRuntime {
 
   /** A tool call without a model turn; the approval gate does not apply. */
   async callTool(name: string, input: unknown, options: { sessionId?: string; principal: Principal }): Promise<ToolOutcome> {
-    const tool = this.agent.tools.find((candidate) => candidate.name === name);
+    const tool = authoredTools(this.agent).find((candidate) => candidate.name === name);
     if (!tool) throw new BdkError("not_found", `No tool named "${name}". See GET /v1/tools for the list.`);
     const session = options.sessionId ? this.requireSession(options.sessionId, options.principal) : undefined;
-    const scope = { session, workspaceDir: session ? this.workspaceDir(session.id) : this.options.stateRoot };
+    const workspaceId = session?.id ?? DIRECT_CALLS_WORKSPACE;
+    if (tool.execution === "agent") await this.prepareWorkspace(workspaceId, this.agent);
+    const scope = { session, workspaceDir: this.workspaceDir(workspaceId) };
     const ctx = toolContextFor(this.services, this.agent, scope, undefined, new AbortController().signal);
     return executeTool(tool, input, ctx);
   }
@@ -350,7 +375,7 @@ export class SessionRuntime {
     );
   }
 
-  private enqueueTurn(sessionId: string, message: string): string {
+  private enqueueTurn(sessionId: string, message: string, workspaceFiles?: Record<string, string>): string {
     const turnId = newTurnId();
     this.store.turns.create({
       id: turnId,
@@ -360,7 +385,7 @@ export class SessionRuntime {
       botVersion: this.agent.version,
       createdAt: this.now().toISOString(),
     });
-    this.chainTurn(sessionId, turnId, { message });
+    this.chainTurn(sessionId, turnId, { message, workspaceFiles });
     return turnId;
   }
 
@@ -388,7 +413,7 @@ export class SessionRuntime {
   private chainTurn(
     sessionId: string,
     turnId: string,
-    start: { message?: string; resume?: TurnJob["resume"]; history?: ModelMessage[] },
+    start: TurnStart,
   ): void {
     const live = this.liveSession(sessionId);
     const agent = this.agent;
@@ -407,7 +432,7 @@ export class SessionRuntime {
   private async runTurn(
     sessionId: string,
     turnId: string,
-    start: { message?: string; resume?: TurnJob["resume"]; history?: ModelMessage[] },
+    start: TurnStart,
     agent: ResolvedAgent,
     controller: AbortController,
   ): Promise<TurnEnd> {
@@ -416,7 +441,19 @@ export class SessionRuntime {
     if (!session) return { status: "cancelled", code: "deleted", message: "The session was deleted." };
     let history = start.history;
     if (start.message !== undefined) {
-      const received = emit({ type: "message.received", data: { message: start.message } })[0];
+      let written: string[] | undefined;
+      try {
+        await this.prepareWorkspace(sessionId, agent);
+        if (start.workspaceFiles) written = await writeWorkspaceFiles(this.workspaceDir(sessionId), start.workspaceFiles);
+      } catch (error) {
+        emit({ type: "message.received", data: { message: start.message } });
+        const failure = { status: "failed" as const, code: "workspace", message: messageOf(error) };
+        return this.finishTurn(session, turnId, failure, emit);
+      }
+      const received = emit({
+        type: "message.received",
+        data: { message: start.message, ...(written ? { workspaceFiles: written } : {}) },
+      })[0];
       history = this.liveSession(sessionId).history ?? this.historyBefore(sessionId, received.index);
     }
     this.store.sessions.update(sessionId, { status: "running" });
@@ -495,6 +532,21 @@ export class SessionRuntime {
   private historyBefore(sessionId: string, index: number): ModelMessage[] {
     const events = this.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
     return historyFromEvents(events.filter((event) => event.index < index));
+  }
+
+  /** Skills, seed files and agent-tool scripts, once per session and bot version. */
+  private async prepareWorkspace(sessionId: string, agent: ResolvedAgent): Promise<void> {
+    const live = this.liveSession(sessionId);
+    if (live.preparedFor === agent.version) return;
+    await prepareWorkspace({
+      dir: this.workspaceDir(sessionId),
+      rootDir: agent.rootDir,
+      agentName: agent.name,
+      skills: agent.skills,
+      seedDir: agent.sandboxDir,
+      agentTools: agent.tools.filter((tool) => tool.execution === "agent"),
+    });
+    live.preparedFor = agent.version;
   }
 
   private workspaceDir(sessionId: string): string {

@@ -4,6 +4,7 @@ import { createArtifactsApi } from "../host/artifacts-api.ts";
 import type { ModelCandidate, ToolGate } from "../harness/run-turn.ts";
 import { runTurn } from "../harness/run-turn.ts";
 import { createTagArtifactTool } from "../harness/tag-artifact-tool.ts";
+import { builtinTools, runAgentTool } from "../harness/builtin-tools/index.ts";
 import { createTaskTool } from "../harness/task-tool.ts";
 import type { AgentConfig, LoadedTool, ResolvedAgent, ResolvedSubagent } from "../load/types.ts";
 import type { EventDraft } from "../protocol/events.ts";
@@ -59,14 +60,51 @@ export function toolContextFor(
   };
 }
 
-/** The tools a turn offers the model: authored ones, plus `task` and `tag_artifact` when configured. */
+const AGENT_TOOL_TIMEOUT_MS = 120_000;
+
+/**
+ * The agent's authored tools, ready to run: `execution: "agent"` tools run
+ * as scripts in the session workspace (no `ctx.host`, no server secrets).
+ */
+export function authoredTools(agent: ResolvedAgent): LoadedTool[] {
+  const sandbox = agent.config.local?.sandbox;
+  return agent.tools.map((tool) =>
+    tool.execution !== "agent"
+      ? tool
+      : {
+          ...tool,
+          async execute(input, ctx) {
+            const { output, isError } = await runAgentTool({
+              workspaceDir: ctx.workspaceDir,
+              name: tool.name,
+              input,
+              timeoutMs: AGENT_TOOL_TIMEOUT_MS,
+              signal: ctx.abortSignal,
+              sandbox,
+              sessionId: ctx.session.id,
+            });
+            if (isError) throw new Error(typeof output === "string" ? output : JSON.stringify(output));
+            return output;
+          },
+        },
+  );
+}
+
+/**
+ * The tools a turn offers the model: authored ones first (the scripted
+ * model breaks ties by this order), the harness built-ins, then `task` and
+ * `tag_artifact` when configured.
+ */
 export function toolsForTurn(
   services: TurnServices,
   agent: ResolvedAgent,
   emit: (draft: EventDraft) => void,
   gate: ToolGate | undefined,
 ): LoadedTool[] {
-  const tools = [...agent.tools];
+  const tools = [
+    ...authoredTools(agent),
+    ...builtinTools({ skills: agent.skills, sandbox: agent.config.local?.sandbox, allow: agent.config.tools }),
+  ];
   if (agent.artifacts?.agentTool) tools.push(createTagArtifactTool(agent.artifacts));
   if (agent.subagents.length > 0 && allowed(agent, "task")) {
     tools.push(

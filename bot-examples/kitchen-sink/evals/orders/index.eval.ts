@@ -8,7 +8,7 @@ export default defineEval({
     {
       id: "known",
       async test(t) {
-        await t.send("Lookup order A-1002.");
+        await t.send('Use lookup_order with {"orderId": "A-1002"}.');
         t.calledTool("lookup_order");
         t.check(t.reply, matches(z.string().min(1)));
       },
@@ -16,7 +16,7 @@ export default defineEval({
     {
       id: "unknown",
       async test(t) {
-        await t.send("Lookup order Z-9999.");
+        await t.send('Use lookup_order with {"orderId": "Z-9999"}.');
         t.succeeded();
         t.notCalledTool("update_ticket");
       },

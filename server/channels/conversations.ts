@@ -1,0 +1,102 @@
+/**
+ * A channel conversation is the session behind a (channel, continuation
+ * token) pair: the first message starts it (chat mode), later ones continue
+ * it. Channel sends, `receive`, reminders and the Slack and GitHub packs all
+ * come through here.
+ */
+import { randomBytes } from "node:crypto";
+import type { SessionCompletion, SessionHandle } from "../authoring/channels.ts";
+import { BdkError } from "../protocol/errors.ts";
+import type { AnyBdkEvent, Principal } from "../protocol/events.ts";
+import type { SessionRuntime, TurnHandle } from "../sessions/session-runtime.ts";
+import type { Store } from "../store/index.ts";
+
+export interface ConversationMessage {
+  channelId: string;
+  message: string;
+  /** Continue the session behind this token (or start one that carries it). */
+  continuationToken?: string;
+  /** Continue this session (reminders bound to a session); wins over the token. */
+  sessionId?: string;
+  /** Replaces the session's channel state; a new session without one gets `defaultState`. */
+  state?: unknown;
+  defaultState?: unknown;
+  title?: string;
+  /** Owner of a session this starts; a continued session keeps its owner. */
+  principal: Principal;
+  admission?: "preempt" | "coalesce";
+  purpose?: string;
+}
+
+export interface ConversationTurn extends TurnHandle {
+  started: boolean;
+}
+
+export function newChannelToken(channelId: string): string {
+  return `${channelId}:${randomBytes(12).toString("base64url")}`;
+}
+
+/** Starts or continues the conversation; the turn is queued, not awaited. */
+export function sendToConversation(runtime: SessionRuntime, store: Store, input: ConversationMessage): ConversationTurn {
+  const existing = findConversation(store, input);
+  if (existing) return { ...continueSession(runtime, store, existing.id, input), started: false };
+  try {
+    const turn = runtime.startSession({
+      message: input.message,
+      principal: input.principal,
+      mode: "chat",
+      channel: input.channelId,
+      continuationToken: input.continuationToken ?? newChannelToken(input.channelId),
+      channelState: input.state ?? input.defaultState,
+      title: input.title,
+      purpose: input.purpose,
+    });
+    return { ...turn, started: true };
+  } catch (error) {
+    // Another process started the same conversation first: continue it instead.
+    const raced = BdkError.isInstance(error) ? findConversation(store, input) : undefined;
+    if (!raced) throw error;
+    return { ...continueSession(runtime, store, raced.id, input), started: false };
+  }
+}
+
+function findConversation(store: Store, input: ConversationMessage) {
+  if (input.sessionId) {
+    const session = store.sessions.get(input.sessionId);
+    if (session) return session;
+  }
+  return input.continuationToken ? store.sessions.findByToken(input.channelId, input.continuationToken) : undefined;
+}
+
+function continueSession(runtime: SessionRuntime, store: Store, sessionId: string, input: ConversationMessage): TurnHandle {
+  const session = store.sessions.get(sessionId)!;
+  if (input.state !== undefined) store.sessions.update(sessionId, { channelState: input.state });
+  // The token is the capability: whoever holds it speaks in the conversation, which keeps its owner.
+  return runtime.followUp(sessionId, { message: input.message, principal: session.principal, admission: input.admission });
+}
+
+/** The handle `send` and `receive` return. */
+export function sessionHandle(runtime: SessionRuntime, store: Store, turn: TurnHandle): SessionHandle {
+  return {
+    id: turn.sessionId,
+    continuationToken: turn.continuationToken,
+    async waitForCompletion() {
+      await turn.done.catch(() => undefined);
+      await runtime.idle(turn.sessionId);
+      return lastTurnOutcome(store, turn.sessionId);
+    },
+  };
+}
+
+/** How the session's latest turn ended. */
+function lastTurnOutcome(store: Store, sessionId: string): SessionCompletion {
+  const recent = store.events.list(sessionId, { fromIndex: -500 }) as AnyBdkEvent[];
+  for (let i = recent.length - 1; i >= 0; i--) {
+    const event = recent[i];
+    if (event.type === "turn.completed") return { status: "finished", result: event.data.result };
+    if (event.type === "turn.failed") {
+      return { status: event.data.status === "cancelled" ? "cancelled" : "failed", errorMessage: event.data.message };
+    }
+  }
+  return { status: "failed", errorMessage: "The session has no finished turn." };
+}

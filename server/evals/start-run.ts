@@ -1,0 +1,62 @@
+/**
+ * One eval run from start to stored report, shared by `bdk eval` (in-process
+ * or `--url`) and `POST /v1/evals/runs` (in the background of `bdk serve`).
+ */
+import type { LoadedEvalCase, LoadedEvals } from "../load/types.ts";
+import type { Store } from "../store/index.ts";
+import { createJudge } from "./judge.ts";
+import { planRun, runEvals, type EvalPlan } from "./runner.ts";
+import type { CaseFilter } from "./select.ts";
+import { EvalRunRecorder } from "./stored-runs.ts";
+import type { EvalTarget } from "./target.ts";
+import type { CaseResult, EvalRunReport, RunOptionsRecord } from "./types.ts";
+
+export interface StartRunInput {
+  agent: string;
+  evals: LoadedEvals | undefined;
+  filter: CaseFilter & { maxConcurrency?: number };
+  target: EvalTarget;
+  /** Where the run is recorded; without one the run is only reported. */
+  store?: Store;
+  /** Environment for the judge model's credentials. */
+  env: Record<string, string | undefined>;
+  options: Omit<RunOptionsRecord, "maxConcurrency" | "ids" | "tags">;
+  onCaseStarted?(evalCase: LoadedEvalCase): void;
+  onCaseFinished?(result: CaseResult): void;
+}
+
+export interface StartedRun {
+  runId?: string;
+  plan: EvalPlan;
+  done: Promise<EvalRunReport>;
+}
+
+/** Plans (throwing `EvalConfigError` synchronously), records the run, and starts it. */
+export function startRun(input: StartRunInput): StartedRun {
+  const plan = planRun(input.evals, input.filter);
+  const options: RunOptionsRecord = {
+    ids: input.filter.ids ?? [],
+    tags: input.filter.tags ?? [],
+    maxConcurrency: plan.maxConcurrency,
+    ...input.options,
+  };
+  const recorder = input.store ? EvalRunRecorder.start(input.store, { agent: input.agent, options, cases: plan.cases }) : undefined;
+  const done = runEvals({
+    agent: input.agent,
+    plan,
+    target: input.target,
+    judge: createJudge(plan.config.judge, input.env),
+    options,
+    recorder,
+    onCaseStarted: input.onCaseStarted,
+    onCaseFinished: input.onCaseFinished,
+  }).catch((error: unknown) => {
+    try {
+      recorder?.fail(new Date().toISOString());
+    } catch {
+      // The store is closed (the server is shutting down): the run stays "running" and the error below says why.
+    }
+    throw error;
+  });
+  return { runId: recorder?.runId, plan, done };
+}

@@ -1,0 +1,108 @@
+/**
+ * Eval runs in the state database: `eval_runs.summary` holds the run's
+ * options and counts, `eval_cases.assertions` holds each case's full result
+ * (its assertions, iterations, error). Reading them back gives the same
+ * report the CLI prints with `--json`.
+ */
+import type { LoadedEvalCase } from "../load/types.ts";
+import type { Store } from "../store/index.ts";
+import type { EvalRunRow, JsonValue } from "../store/types.ts";
+import type { CaseResult, EvalRunReport, RunCounts, RunOptionsRecord } from "./types.ts";
+import { countVerdicts, runPassed } from "./verdicts.ts";
+
+/** A case of a run that has not finished yet. */
+export interface PendingCase {
+  id: string;
+  file: string;
+  description?: string;
+  tags: string[];
+  verdict: "pending";
+}
+
+export type StoredCase = CaseResult | PendingCase;
+
+export type StoredRun = Omit<EvalRunReport, "cases"> & { cases: StoredCase[] };
+
+interface RunSummaryRecord {
+  version: 1;
+  agent: string;
+  options: RunOptionsRecord;
+  counts: RunCounts;
+  passed: boolean;
+  durationMs?: number;
+}
+
+const toJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as JsonValue;
+
+/** Writes one run as it progresses: pending cases first, each result as it lands, then the end. */
+export class EvalRunRecorder {
+  private constructor(
+    private readonly store: Store,
+    readonly runId: string,
+    private readonly summary: RunSummaryRecord,
+  ) {}
+
+  static start(store: Store, input: { agent: string; options: RunOptionsRecord; cases: readonly LoadedEvalCase[] }): EvalRunRecorder {
+    const counts = countVerdicts(input.cases.map(() => ({ verdict: "pending" as const })));
+    const summary: RunSummaryRecord = { version: 1, agent: input.agent, options: input.options, counts, passed: false };
+    const row = store.evalRuns.create({ summary: toJson(summary) });
+    for (const evalCase of input.cases) {
+      const pending: PendingCase = { id: evalCase.id, file: evalCase.file, description: evalCase.description, tags: evalCase.tags, verdict: "pending" };
+      store.evalRuns.putCase(row.id, { caseId: evalCase.id, verdict: "pending", assertions: toJson(pending) });
+    }
+    return new EvalRunRecorder(store, row.id, summary);
+  }
+
+  caseFinished(result: CaseResult): void {
+    this.store.evalRuns.putCase(this.runId, {
+      caseId: result.id,
+      verdict: result.verdict,
+      assertions: toJson(result),
+      sessionId: result.sessionId ?? null,
+    });
+  }
+
+  finish(report: Pick<EvalRunReport, "counts" | "passed" | "durationMs" | "endedAt">): void {
+    const summary: RunSummaryRecord = { ...this.summary, counts: report.counts, passed: report.passed, durationMs: report.durationMs };
+    this.store.evalRuns.update(this.runId, { status: "completed", endedAt: report.endedAt, summary: toJson(summary) });
+  }
+
+  /** The run stopped before its end (the runner threw, the server shut down). */
+  fail(endedAt: string): void {
+    this.store.evalRuns.update(this.runId, { status: "failed", endedAt });
+  }
+}
+
+function runHeader(row: EvalRunRow): Omit<StoredRun, "cases"> {
+  const summary = (row.summary ?? {}) as Partial<RunSummaryRecord>;
+  const counts = summary.counts ?? { total: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
+  return {
+    version: 1,
+    runId: row.id,
+    agent: summary.agent ?? "",
+    status: row.status,
+    passed: row.status === "completed" && runPassed(counts),
+    startedAt: row.startedAt,
+    ...(row.endedAt ? { endedAt: row.endedAt } : {}),
+    ...(summary.durationMs !== undefined ? { durationMs: summary.durationMs } : {}),
+    options: summary.options ?? { ids: [], tags: [], maxConcurrency: 0, strict: false, dryRun: true, target: "local" },
+    counts,
+  };
+}
+
+/** Runs newest first, without their cases. */
+export function listStoredRuns(store: Store, limit = 50): Omit<StoredRun, "cases">[] {
+  return store.evalRuns.list({ limit }).map(runHeader);
+}
+
+export function readStoredRun(store: Store, runId: string): StoredRun | undefined {
+  const row = store.evalRuns.get(runId);
+  if (!row) return undefined;
+  const cases = store.evalRuns.listCases(runId).map((caseRow): StoredCase => {
+    const detail = (caseRow.assertions ?? {}) as Partial<StoredCase>;
+    return { ...detail, id: caseRow.caseId, verdict: caseRow.verdict } as StoredCase;
+  });
+  const header = runHeader(row);
+  // While a run is going, its counts come from the cases finished so far.
+  return { ...header, counts: row.status === "running" ? countVerdicts(cases) : header.counts, cases };
+}

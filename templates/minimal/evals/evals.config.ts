@@ -1,0 +1,3 @@
+import { defineEvalConfig } from "@cursor/bdk/evals";
+
+export default defineEvalConfig({ maxConcurrency: 4 });
