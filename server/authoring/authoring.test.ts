@@ -52,7 +52,7 @@ describe("channels", () => {
 
   it("returns plain auth-policy descriptors", () => {
     expect(localDevStrict()).toEqual({ kind: "localDevStrict" });
-    expect(bearerAuth("s3cret")).toEqual({ kind: "bearerAuth", token: "s3cret" });
+    expect(bearerAuth("s3cret")).toEqual({ kind: "bearer", token: "s3cret" });
     expect(anonymous()).toEqual({ kind: "anonymous" });
   });
 

@@ -1,10 +1,11 @@
 import { brand } from "./brand.ts";
+import type { AuthPolicy } from "../auth/policies.ts";
 import type { BdkEvent, EventType, Principal } from "../protocol/events.ts";
 import type { ZodLike } from "./tools.ts";
 import type { ArtifactsApi, HostServices } from "./types.ts";
 
-/** Auth policy descriptors; the HTTP server implements them. */
-export type AuthPolicy = { kind: "localDevStrict" } | { kind: "bearerAuth"; token: string } | { kind: "anonymous" };
+/** Auth policy descriptors; the HTTP server implements them (server/auth/policies.ts). */
+export type { AuthPolicy };
 
 /** Direct loopback peers only, no proxy-forwarding headers (the default). Principal `user:local`. */
 export function localDevStrict(): AuthPolicy {
@@ -13,7 +14,7 @@ export function localDevStrict(): AuthPolicy {
 
 /** `Authorization: Bearer <token>`, compared in constant time. */
 export function bearerAuth(token: string): AuthPolicy {
-  return { kind: "bearerAuth", token };
+  return { kind: "bearer", token };
 }
 
 /** Everyone is `user:anonymous` (demo only). */

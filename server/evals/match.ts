@@ -29,8 +29,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** A value as an assertion message shows it (RegExps stay readable), cut at `limit` characters. */
+/** JSON when it says everything (tool inputs are JSON), else util.inspect (RegExps, functions). */
+function display(value: unknown): string {
+  let lossy = false;
+  const text = JSON.stringify(value, (_key, item: unknown) => {
+    if (item instanceof RegExp || typeof item === "function" || typeof item === "bigint" || item === undefined) lossy = true;
+    return item;
+  });
+  return lossy || text === undefined ? inspect(value, { depth: 4, breakLength: Infinity }) : text;
+}
+
+/** A value as an assertion message shows it, cut at `limit` characters. */
 export function describeValue(value: unknown, limit = 200): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : inspect(value, { depth: 4, breakLength: Infinity });
+  const text = display(value);
   return text.length > limit ? `${text.slice(0, limit - 3)}...` : text;
 }

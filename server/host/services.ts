@@ -1,13 +1,24 @@
-import type { HostServices, JsonValue } from "../authoring/types.ts";
+import type { HostServices, JsonValue, RemindersApi } from "../authoring/types.ts";
+import { githubClientFactory } from "../channels/github/octokit.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { Store } from "../store/index.ts";
 import type { Logger } from "./logger.ts";
+
+export interface HostServicesOptions {
+  agentName: string;
+  store: Store;
+  logger: Logger;
+  /** Where `GITHUB_TOKEN` and `GITHUB_API_URL` are read (default: none set). */
+  env?: Record<string, string | undefined>;
+  /** The durable reminders of this agent (`server/reminders`); without it, creating one fails. */
+  reminders?: RemindersApi;
+}
 
 /**
  * The `host` object tools, channel handlers and schedules receive. Services
  * whose capability is not configured fail with a message naming what to set.
  */
-export function createHostServices(options: { agentName: string; store: Store; logger: Logger }): HostServices {
+export function createHostServices(options: HostServicesOptions): HostServices {
   const { agentName, store, logger } = options;
   return {
     kv: {
@@ -27,12 +38,8 @@ export function createHostServices(options: { agentName: string; store: Store; l
         throw new BdkError("not_found", `No MCP connection named "${connection}".`);
       },
     },
-    github: {
-      async getOctokit() {
-        throw new BdkError("not_ready", "GitHub access needs the GitHub channel pack and GITHUB_TOKEN.");
-      },
-    },
-    reminders: {
+    github: { getOctokit: githubClientFactory(options.env ?? {}) },
+    reminders: options.reminders ?? {
       async create() {
         throw new BdkError("not_ready", "Reminders are not available in this process.");
       },

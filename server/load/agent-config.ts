@@ -1,7 +1,7 @@
 /** `defineAgent` values: the root's bot/agent.ts and each subagent's agent.ts. */
 import type { ModelSetting } from "../authoring/types.ts";
 import type { SubagentEntry } from "../discover/manifest.ts";
-import { importDefinition, readProjectFile, type LoadContext } from "./context.ts";
+import { checked, importDefinition, readProjectFile, type LoadContext } from "./context.ts";
 import { DefinitionError } from "./definition-error.ts";
 import type { AgentConfig, ResolvedSubagent } from "./types.ts";
 
@@ -37,13 +37,7 @@ export async function loadAgentConfig(ctx: LoadContext, file: string | undefined
   if (!file) return {};
   const definition = await importDefinition(ctx, file, { kinds: ["agent"], helper: "defineAgent(...)" });
   if (!definition) return {};
-  try {
-    return checkAgentConfig(definition as AgentConfig);
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    ctx.diagnostics.error(error.code, error.message, { file, hint: error.hint });
-    return {};
-  }
+  return checked(ctx, file, () => checkAgentConfig(definition as AgentConfig)) ?? {};
 }
 
 /** A subagent from its config; `instructionsText` comes from instructions.md when present. */
@@ -66,18 +60,12 @@ export async function loadSubagent(ctx: LoadContext, entry: SubagentEntry): Prom
   const definition = await importDefinition(ctx, entry.file, { kinds: ["agent"], helper: "defineAgent({ description, ... })" });
   if (!definition) return undefined;
   const instructionsText = entry.instructionsFile ? readProjectFile(ctx, entry.instructionsFile) : undefined;
-  try {
-    const subagent = resolveSubagent(entry.id, definition as AgentConfig, entry.file, instructionsText);
-    if (!subagent.instructions) {
-      ctx.diagnostics.warning("empty_instructions", `subagent "${entry.id}" has no instructions; it works from its description alone`, {
-        file: entry.file,
-        hint: "Add instructions.md next to agent.ts, or an instructions string in defineAgent.",
-      });
-    }
-    return subagent;
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    ctx.diagnostics.error(error.code, error.message, { file: entry.file, hint: error.hint });
-    return undefined;
+  const subagent = checked(ctx, entry.file, () => resolveSubagent(entry.id, definition as AgentConfig, entry.file, instructionsText));
+  if (subagent && !subagent.instructions) {
+    ctx.diagnostics.warning("empty_instructions", `subagent "${entry.id}" has no instructions; it works from its description alone`, {
+      file: entry.file,
+      hint: "Add instructions.md next to agent.ts, or an instructions string in defineAgent.",
+    });
   }
+  return subagent;
 }

@@ -64,13 +64,17 @@ function describe(value: unknown): string {
   return typeof value === "object" ? "a plain object" : `a ${typeof value}`;
 }
 
-/** Runs a definition check; a `DefinitionError` becomes a diagnostic on the file. */
+/**
+ * Runs a definition check; its failure becomes a diagnostic on the file. Any
+ * other throw (a value of an unexpected shape) is reported the same way, so
+ * loading never throws.
+ */
 export function checked<T>(ctx: LoadContext, file: string, check: () => T, prefix = ""): T | undefined {
   try {
     return check();
   } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    ctx.diagnostics.error(error.code, prefix + error.message, { file, hint: error.hint });
+    if (error instanceof DefinitionError) ctx.diagnostics.error(error.code, prefix + error.message, { file, hint: error.hint });
+    else ctx.diagnostics.error("invalid_definition", `${prefix}${error instanceof Error ? error.message : String(error)}`, { file });
     return undefined;
   }
 }

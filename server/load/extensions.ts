@@ -31,6 +31,18 @@ export async function loadExtension(ctx: LoadContext, entry: NamedFile, parts: A
     ctx.diagnostics.error("invalid_extension", mount.error, { file: entry.file });
     return undefined;
   }
+  try {
+    return mountContributions(ctx, entry, mount, parts);
+  } catch (error) {
+    // Contributions of an unexpected shape (e.g. `tools` returning null).
+    ctx.diagnostics.error("invalid_extension", `extension "${mount.extension}" has invalid contributions: ${(error as Error).message}`, {
+      file: entry.file,
+    });
+    return undefined;
+  }
+}
+
+function mountContributions(ctx: LoadContext, entry: NamedFile, mount: ExtensionMount, parts: AgentAssembly): ResolvedExtension {
   const ns = entry.name;
   const file = entry.file;
   const named = (name: string) => `${ns}__${name}`;

@@ -354,6 +354,20 @@ describe("extensions", () => {
     expect(only(diagnostics, "duplicate_name").message).toContain("bot/tools/build__status.ts");
     expect(only(diagnostics, "wrong_export").file).toBe("bot/extensions/nothing.ts");
   });
+
+  it("reports contributions of an unexpected shape instead of throwing", async () => {
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      "bot/extensions/odd.ts": `import { defineExtension } from "@cursor/bdk/extensions";
+        export default defineExtension({ name: "odd", skills: { broken: null } as never, subagents: { helper: { instructions: "x" } } })();`,
+    });
+    const { agent, diagnostics } = await loadAgent(dir);
+    expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
+      ["invalid_definition", "bot/extensions/odd.ts"],
+      ["missing_description", "bot/extensions/odd.ts"],
+    ]);
+    expect(agent!.extensions).toHaveLength(1);
+  });
 });
 
 describe("evals", () => {

@@ -4,7 +4,7 @@ import type { SkillDefinition } from "../authoring/skills.ts";
 import { parseFrontmatter, type Frontmatter } from "../discover/frontmatter.ts";
 import type { SkillEntry } from "../discover/manifest.ts";
 import { listFilesRecursive } from "../discover/paths.ts";
-import { absolute, importDefinition, readProjectFile, type LoadContext } from "./context.ts";
+import { absolute, checked, importDefinition, readProjectFile, type LoadContext } from "./context.ts";
 import { DefinitionError } from "./definition-error.ts";
 import type { LoadedSkill } from "./types.ts";
 
@@ -40,13 +40,7 @@ export async function loadSkill(ctx: LoadContext, entry: SkillEntry): Promise<Lo
   if (entry.form === "module") {
     const definition = await importDefinition(ctx, entry.file, { kinds: ["skill"], helper: "defineSkill(...)" });
     if (!definition) return undefined;
-    try {
-      return skillFromDefinition(entry.name, definition as SkillDefinition, entry.file);
-    } catch (error) {
-      if (!(error instanceof DefinitionError)) throw error;
-      ctx.diagnostics.error(error.code, error.message, { file: entry.file });
-      return undefined;
-    }
+    return checked(ctx, entry.file, () => skillFromDefinition(entry.name, definition as SkillDefinition, entry.file));
   }
 
   const frontmatter = frontmatterOf(ctx, entry.file);

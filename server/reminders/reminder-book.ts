@@ -77,14 +77,18 @@ export class ReminderBook implements RemindersApi {
     return this.armed(filter).map(reminderRecord);
   }
 
-  /** Armed reminders, soonest first. */
+  /** Armed reminders, soonest first. A `sessionId` filter also finds those bound to the session's channel token. */
   armed(filter: ListFilter = {}): ReminderRow[] {
+    const session = filter.sessionId === undefined ? undefined : this.options.store.sessions.get(filter.sessionId);
+    const ofSession = (spec: StoredReminder) =>
+      spec.sessionId === filter.sessionId ||
+      (session !== undefined && spec.channelId === session.channel && spec.continuationToken !== undefined && spec.continuationToken === session.continuationToken);
     return this.options.store.reminders.list({ status: "armed" }).filter((row) => {
       const spec = row.spec as unknown as StoredReminder;
       return (
         (filter.continuationToken === undefined || spec.continuationToken === filter.continuationToken) &&
         (filter.channelId === undefined || spec.channelId === filter.channelId) &&
-        (filter.sessionId === undefined || spec.sessionId === filter.sessionId)
+        (filter.sessionId === undefined || ofSession(spec))
       );
     });
   }

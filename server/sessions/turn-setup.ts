@@ -101,10 +101,7 @@ export function toolsForTurn(
   emit: (draft: EventDraft) => void,
   gate: ToolGate | undefined,
 ): LoadedTool[] {
-  const tools = [
-    ...authoredTools(agent),
-    ...builtinTools({ skills: agent.skills, sandbox: agent.config.local?.sandbox, allow: agent.config.tools }),
-  ];
+  const tools = [...staticTools(agent)];
   if (agent.artifacts?.agentTool) tools.push(createTagArtifactTool(agent.artifacts));
   if (agent.subagents.length > 0 && allowed(agent, "task")) {
     tools.push(
@@ -114,6 +111,21 @@ export function toolsForTurn(
         runSubagent: (subagent, prompt, ctx) => runSubagent(services, agent, subagent, prompt, ctx, tools, gate),
       }),
     );
+  }
+  return tools;
+}
+
+const staticToolsByAgent = new WeakMap<ResolvedAgent, LoadedTool[]>();
+
+/** Authored and built-in tools depend only on the agent version: built once per loaded agent. */
+function staticTools(agent: ResolvedAgent): LoadedTool[] {
+  let tools = staticToolsByAgent.get(agent);
+  if (!tools) {
+    tools = [
+      ...authoredTools(agent),
+      ...builtinTools({ skills: agent.skills, sandbox: agent.config.local?.sandbox, allow: agent.config.tools }),
+    ];
+    staticToolsByAgent.set(agent, tools);
   }
   return tools;
 }

@@ -1,0 +1,131 @@
+/**
+ * One tick of a reminder. The stored schedule moves on first (next tick, or
+ * done for a one-shot), then the reminder acts: a prompt goes into its
+ * conversation; a handler runs and wakes the conversation only through
+ * `followup`. A handler that throws counts as `skip` and is logged.
+ */
+import type { ReminderDefinition } from "../authoring/reminders.ts";
+import type { JsonValue } from "../authoring/types.ts";
+import type { ChannelHub } from "../channels/channel-hub.ts";
+import type { Logger } from "../host/logger.ts";
+import { BdkError, messageOf } from "../protocol/errors.ts";
+import type { Clock } from "../schedules/clock.ts";
+import type { Store } from "../store/index.ts";
+import type { ReminderRow } from "../store/types.ts";
+import type { ReminderBook, ReminderRun } from "./reminder-book.ts";
+import { isRecurring, nextFireAfter, reminderMessage, type StoredReminder } from "./reminder-spec.ts";
+
+export type ReminderAction = "delivered" | "skip" | "stop";
+
+export interface ReminderFiring {
+  reminderId: string;
+  action: ReminderAction;
+  sessionIds: string[];
+}
+
+export interface FireReminderDeps {
+  book: ReminderBook;
+  store: Store;
+  channels: ChannelHub;
+  reminders: () => ReadonlyMap<string, ReminderDefinition>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * `timer`: the tick the reminder was armed for (the schedule advances).
+ * `manual`: a dispatch by hand (dev route, `handle.dispatchReminder`); a
+ * recurring reminder keeps its next tick.
+ */
+export async function fireReminder(deps: FireReminderDeps, id: string, mode: "timer" | "manual"): Promise<ReminderFiring> {
+  const row = deps.book.get(id);
+  if (row.status !== "armed") throw new BdkError("not_ready", `Reminder ${id} is ${row.status}; only armed reminders fire.`);
+  const spec = row.spec as unknown as StoredReminder;
+  const inline = deps.book.runOf(id);
+  advance(deps, row, spec, mode);
+
+  const sessionIds: string[] = [];
+  const followup = async ({ message }: { message: string }) => {
+    if (typeof message !== "string" || !message.trim()) throw new BdkError("invalid_request", "followup needs a non-empty message.");
+    sessionIds.push(deliver(deps, id, spec, reminderMessage(id, spec, message)));
+  };
+
+  let action: ReminderAction;
+  try {
+    action = await act(deps, id, spec, inline, followup);
+  } catch (error) {
+    deps.logger.warn(`Reminder ${id} failed: ${messageOf(error)}`, { reminder: id, purpose: spec.purpose });
+    action = "skip";
+  }
+  if (action === "stop") {
+    const stopped = deps.store.reminders.update(id, { status: "done", nextFireAt: null });
+    if (stopped) deps.book.changed(stopped);
+  }
+  return { reminderId: id, action, sessionIds: [...new Set(sessionIds)] };
+}
+
+function advance(deps: FireReminderDeps, row: ReminderRow, spec: StoredReminder, mode: "timer" | "manual"): void {
+  const now = deps.clock.now();
+  const lastFiredAt = now.toISOString();
+  let patch: Parameters<Store["reminders"]["update"]>[1];
+  if (!isRecurring(spec.timing)) {
+    patch = { status: "done", nextFireAt: null, lastFiredAt };
+  } else if (mode === "manual") {
+    patch = { lastFiredAt };
+  } else {
+    const scheduledAt = new Date(row.nextFireAt ?? lastFiredAt);
+    const next = nextFireAfter(spec.timing, scheduledAt, now);
+    patch = next ? { nextFireAt: next.toISOString(), lastFiredAt } : { status: "done", nextFireAt: null, lastFiredAt };
+  }
+  const updated = deps.store.reminders.update(row.id, patch);
+  if (updated) deps.book.changed(updated);
+}
+
+async function act(
+  deps: FireReminderDeps,
+  id: string,
+  spec: StoredReminder,
+  inline: ReminderRun | undefined,
+  followup: (input: { message: string }) => Promise<void>,
+): Promise<ReminderAction> {
+  if (spec.prompt !== undefined) {
+    await followup({ message: spec.prompt });
+    return "delivered";
+  }
+  const run = spec.anonymous ? inline : deps.reminders().get(spec.handler ?? "")?.run;
+  if (!run) {
+    deps.logger.warn(
+      spec.anonymous
+        ? `Reminder ${id} has an inline run handler that did not survive a restart: re-arm it.`
+        : `Reminder ${id}: no handler "${spec.handler}" in bot/reminders/ any more.`,
+      { reminder: id },
+    );
+    return "skip";
+  }
+  const result = (await run({ args: spec.args ?? {}, followup })) as { action?: unknown } | undefined;
+  const action = result?.action;
+  return action === "skip" || action === "stop" ? action : "delivered";
+}
+
+/** Sends into the reminder's conversation; remembers the session a first tick started. */
+function deliver(deps: FireReminderDeps, id: string, spec: StoredReminder, message: string): string {
+  const turn = deps.channels.converse({
+    channelId: spec.channelId,
+    sessionId: spec.sessionId,
+    continuationToken: spec.continuationToken,
+    message,
+    principal: spec.principal ?? { type: "app", id: `reminder/${spec.purpose ?? id}` },
+    admission: "coalesce",
+    purpose: spec.purpose,
+  });
+  if (spec.sessionId !== turn.sessionId) {
+    spec.sessionId = turn.sessionId;
+    spec.continuationToken ??= turn.continuationToken;
+    const current = deps.store.reminders.get(id);
+    if (current) {
+      const stored = { ...(current.spec as object), sessionId: turn.sessionId, continuationToken: spec.continuationToken };
+      deps.store.reminders.update(id, { spec: stored as JsonValue });
+    }
+  }
+  return turn.sessionId;
+}

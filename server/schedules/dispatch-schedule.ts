@@ -1,0 +1,72 @@
+/**
+ * One firing of a schedule, the same whether cron, the dev route or
+ * `handle.dispatchSchedule` asked: a markdown schedule starts a task session
+ * with its body as the prompt; a handler schedule runs its `run` with
+ * `receive`, `callTool`, `waitUntil` and its own principal.
+ */
+import type { ChannelDefinition } from "../authoring/channels.ts";
+import type { ScheduleRunContext } from "../authoring/schedules.ts";
+import type { ChannelHub } from "../channels/channel-hub.ts";
+import { createArtifactsApi } from "../host/artifacts-api.ts";
+import { BdkError } from "../protocol/errors.ts";
+import type { Principal } from "../protocol/events.ts";
+import type { SessionRuntime } from "../sessions/session-runtime.ts";
+import type { Store } from "../store/index.ts";
+
+export interface ScheduleDispatch {
+  scheduleId: string;
+  sessionIds: string[];
+}
+
+export interface DispatchScheduleDeps {
+  runtime: SessionRuntime;
+  store: Store;
+  channels: ChannelHub;
+}
+
+export function scheduleAuth(name: string): Principal {
+  return { type: "app", id: `schedule/${name}` };
+}
+
+export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string): Promise<ScheduleDispatch> {
+  const { runtime, store, channels } = deps;
+  const schedule = runtime.agent.schedules.get(name);
+  if (!schedule) {
+    const known = [...runtime.agent.schedules.keys()].join(", ") || "none";
+    throw new BdkError("not_found", `No schedule "${name}" (schedules: ${known}).`);
+  }
+  const appAuth = scheduleAuth(name);
+
+  if (typeof schedule.run !== "function") {
+    if (!schedule.markdown?.trim()) throw new BdkError("invalid_request", `Schedule ${name} has an empty prompt.`);
+    const turn = runtime.startSession({
+      message: schedule.markdown,
+      principal: appAuth,
+      mode: "task",
+      channel: "schedule",
+      title: name,
+      purpose: `schedule:${name}`,
+    });
+    return { scheduleId: name, sessionIds: [turn.sessionId] };
+  }
+
+  const sessionIds: string[] = [];
+  const ctx: ScheduleRunContext = {
+    async receive(channel, input) {
+      const handle = channels.receive(channel as ChannelDefinition, input, appAuth);
+      sessionIds.push(handle.id);
+      return handle;
+    },
+    async callTool(toolName, input) {
+      const outcome = await runtime.callTool(toolName, input, { principal: appAuth });
+      return { isError: outcome.isError, result: outcome.output };
+    },
+    waitUntil: (promise) => channels.waitUntil(promise),
+    appAuth,
+    host: runtime.hostServices,
+    artifacts: createArtifactsApi({ store, registry: runtime.agent.artifacts }),
+  };
+  await schedule.run(ctx);
+  // `receive` starts its session synchronously: every session of this firing is known once `run` returns.
+  return { scheduleId: name, sessionIds: [...new Set(sessionIds)] };
+}
