@@ -5,7 +5,7 @@ import { BdkError } from "../protocol/errors.ts";
 import type { Principal } from "../protocol/events.ts";
 import type { SessionRow } from "../store/types.ts";
 import { readJsonBody } from "./body.ts";
-import { toNdjson, eventStream, NDJSON_HEADERS } from "./ndjson.ts";
+import { eventStream, NDJSON_HEADERS } from "./ndjson.ts";
 import { json } from "./respond.ts";
 
 /** Everything a route handler needs; built by the host after auth. */
@@ -134,20 +134,19 @@ export const sessionRoutes = {
     const url = new URL(request.url);
     const from = indexParam(url, "startIndex");
     if (url.searchParams.get("follow") === "false") {
-      const events = opened.runtime.events(params.id, principal, from);
-      return new Response(toNdjson(events), { headers: NDJSON_HEADERS });
+      return new Response(opened.runtime.eventsNdjson(params.id, principal, from), { headers: NDJSON_HEADERS });
     }
     opened.runtime.getSession(params.id, principal);
     const body = eventStream({
-      subscribe: (deliver) => opened.runtime.follow(params.id, principal, from, deliver),
+      subscribe: (deliver) => opened.runtime.followNdjson(params.id, principal, from, deliver),
       signal: request.signal,
     });
     return new Response(body, { headers: NDJSON_HEADERS });
   },
 
   async events({ request, params, opened, principal }) {
-    const events = opened.runtime.events(params.id, principal, indexParam(new URL(request.url), "startIndex"));
-    return new Response(toNdjson(events), { headers: NDJSON_HEADERS });
+    const text = opened.runtime.eventsNdjson(params.id, principal, indexParam(new URL(request.url), "startIndex"));
+    return new Response(text, { headers: NDJSON_HEADERS });
   },
 
   async listTools({ opened }) {

@@ -1,6 +1,7 @@
 import { authenticate, type AuthPolicy, isLoopback, type RequestFacts } from "../auth/policies.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
+import { handleChannelRequest } from "./channel-routes.ts";
 import { agentRoutes, type AgentRouteName } from "./routes.ts";
 import { errorResponse, json } from "./respond.ts";
 
@@ -33,6 +34,8 @@ export interface HttpHostOptions {
   bearerTokens?: string[];
   allowAnonymous?: boolean;
   playground: boolean;
+  /** The /docs pages (`--no-docs` turns them off); read by app/docs. */
+  docs?: boolean;
 }
 
 /**
@@ -83,6 +86,31 @@ export class HttpHost {
       return errorResponse(error, (internal) =>
         mounted?.opened.logger.error("Unhandled error in a route", {
           route: name,
+          error: internal instanceof Error ? (internal.stack ?? internal.message) : String(internal),
+        }),
+      );
+    }
+  }
+
+  /**
+   * `/v1/channels/<id>/...`: each channel authenticates by itself (its own
+   * `auth` array, defaulting to these policies, or a platform signature).
+   */
+  async handleChannelRoute(request: Request, params: Record<string, string>): Promise<Response> {
+    const mounted = this.agent(params.slug ?? "");
+    try {
+      if (!mounted) throw new BdkError("not_found", `No agent mounted at /${params.slug ?? ""}.`);
+      return await handleChannelRequest({
+        request,
+        path: params.path ?? "",
+        opened: mounted.opened,
+        policies: this.policies,
+        facts: requestFacts(request),
+      });
+    } catch (error) {
+      return errorResponse(error, (internal) =>
+        mounted?.opened.logger.error("Unhandled error in a channel route", {
+          path: params.path,
           error: internal instanceof Error ? (internal.stack ?? internal.message) : String(internal),
         }),
       );

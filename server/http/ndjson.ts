@@ -1,4 +1,3 @@
-import type { AnyBdkEvent } from "../protocol/events.ts";
 
 export const NDJSON_HEADERS = {
   "content-type": "application/x-ndjson; charset=utf-8",
@@ -8,17 +7,10 @@ export const NDJSON_HEADERS = {
 
 const encoder = new TextEncoder();
 
-export function toNdjson(events: readonly AnyBdkEvent[]): string {
-  let text = "";
-  for (const event of events) text += `${JSON.stringify(event)}\n`;
-  return text;
-}
 
 export interface FollowOptions {
-  /** Starts delivery; returns the function that stops it. */
-  subscribe(deliver: (events: readonly AnyBdkEvent[]) => void): () => void;
-  /** True when the stream should close after this event (follow=false closes after replay). */
-  isLast?(event: AnyBdkEvent): boolean;
+  /** Starts delivery of NDJSON text; returns the function that stops it. */
+  subscribe(deliver: (text: string) => void): () => void;
   keepaliveMs?: number;
   signal?: AbortSignal;
 }
@@ -41,10 +33,8 @@ export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> 
         cleanup();
         controller.close();
       };
-      const unsubscribe = options.subscribe((events) => {
-        if (closed) return;
-        controller.enqueue(encoder.encode(toNdjson(events)));
-        if (options.isLast && events.some(options.isLast)) close();
+      const unsubscribe = options.subscribe((text) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
       });
       if (closed) {
         unsubscribe();

@@ -1,4 +1,5 @@
 import { type AgentRouteHandler, sessionRoutes } from "./agent-routes.ts";
+import { devRoutes } from "./dev-routes.ts";
 import { evalRoutes } from "./eval-routes.ts";
 
 /**
@@ -8,6 +9,7 @@ import { evalRoutes } from "./eval-routes.ts";
 export const agentRoutes = {
   ...sessionRoutes,
   ...evalRoutes,
+  ...devRoutes,
 } satisfies Record<string, AgentRouteHandler>;
 
 export type AgentRouteName = keyof typeof agentRoutes;

@@ -17,6 +17,7 @@ import type { Store } from "../store/index.ts";
 import type { ApprovalRow, SessionRow } from "../store/types.ts";
 import { ApprovalDesk } from "./approval-desk.ts";
 import { EventBus } from "./event-bus.ts";
+import { toNdjson } from "../protocol/ndjson.ts";
 import { followSession } from "./follow.ts";
 import { dispatchToHooks } from "./hook-runner.ts";
 import { parkedTurnFromEvents } from "./parked-turn.ts";
@@ -248,14 +249,35 @@ export class SessionRuntime {
     fromIndex: number,
     deliver: (events: readonly AnyBdkEvent[]) => void,
   ): () => void {
+    const start = this.startIndex(sessionId, principal, fromIndex);
+    const replay = mapIterable(this.store.events.iterate(sessionId, start, 1000), (batch) => ({
+      batch: batch as readonly AnyBdkEvent[],
+      lastIndex: batch[batch.length - 1].index,
+    }));
+    return followSession(this.bus, sessionId, start, replay, (events) => events, deliver);
+  }
+
+  /** `follow` for HTTP streams: the same events as NDJSON text, replayed without a parse/serialise round trip. */
+  followNdjson(sessionId: string, principal: Principal, fromIndex: number, deliver: (text: string) => void): () => void {
+    const start = this.startIndex(sessionId, principal, fromIndex);
+    const replay = mapIterable(this.store.events.iterateNdjson(sessionId, start, 2000), ({ text, lastIndex }) => ({
+      batch: text,
+      lastIndex,
+    }));
+    return followSession(this.bus, sessionId, start, replay, toNdjson, deliver);
+  }
+
+  /** The stored events from `fromIndex` as one NDJSON text (the `/events` dump). */
+  eventsNdjson(sessionId: string, principal: Principal, fromIndex = 0): string {
+    const start = this.startIndex(sessionId, principal, fromIndex);
+    let text = "";
+    for (const batch of this.store.events.iterateNdjson(sessionId, start, 2000)) text += batch.text;
+    return text;
+  }
+
+  private startIndex(sessionId: string, principal: Principal, fromIndex: number): number {
     const session = this.requireSession(sessionId, principal);
-    const start = fromIndex < 0 ? Math.max(0, session.lastIndex + 1 + fromIndex) : fromIndex;
-    return followSession(
-      { bus: this.bus, replay: (id, from) => this.store.events.iterate(id, from, 1000) },
-      sessionId,
-      start,
-      deliver,
-    );
+    return fromIndex < 0 ? Math.max(0, session.lastIndex + 1 + fromIndex) : fromIndex;
   }
 
   events(sessionId: string, principal: Principal, fromIndex = 0): AnyBdkEvent[] {
@@ -607,6 +629,10 @@ export class SessionRuntime {
     }
     return session;
   }
+}
+
+function* mapIterable<A, B>(source: Iterable<A>, map: (item: A) => B): Generator<B> {
+  for (const item of source) yield map(item);
 }
 
 function sameOwner(owner: Principal, caller: Principal): boolean {

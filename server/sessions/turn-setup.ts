@@ -6,6 +6,7 @@ import { runTurn } from "../harness/run-turn.ts";
 import { createTagArtifactTool } from "../harness/tag-artifact-tool.ts";
 import { builtinTools, runAgentTool } from "../harness/builtin-tools/index.ts";
 import { createTaskTool } from "../harness/task-tool.ts";
+import { createReminderTools } from "../reminders/reminder-tools.ts";
 import type { AgentConfig, LoadedTool, ResolvedAgent, ResolvedSubagent } from "../load/types.ts";
 import type { EventDraft } from "../protocol/events.ts";
 import type { Store } from "../store/index.ts";
@@ -124,6 +125,7 @@ function staticTools(agent: ResolvedAgent): LoadedTool[] {
     tools = [
       ...authoredTools(agent),
       ...builtinTools({ skills: agent.skills, sandbox: agent.config.local?.sandbox, allow: agent.config.tools }),
+      ...(agent.config.builtinTools?.reminders ? createReminderTools() : []),
     ];
     staticToolsByAgent.set(agent, tools);
   }

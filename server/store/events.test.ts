@@ -98,3 +98,21 @@ describe("store.events", () => {
     expect(seen).toEqual([0, 1, 2]);
   });
 });
+
+describe("store.events.iterateNdjson", () => {
+  it("yields exactly the JSON lines of the stored events, in batches, from any index", () => {
+    const store = roots.open(roots.root());
+    const id = withSession(store);
+    store.events.append(id, [
+      { type: "session.started", data: { mode: "chat", channel: "http", principal: alice } },
+      ...Array.from({ length: 9 }, (_, n) => step(n)),
+      { type: "message.appended", data: { delta: 'quote " and \n newline' } },
+    ]);
+    const expected = store.events.list(id).map((event) => `${JSON.stringify(event)}\n`);
+    const batches = [...store.events.iterateNdjson(id, 0, 4)];
+    expect(batches.map((batch) => batch.lastIndex)).toEqual([3, 7, 10]);
+    expect(batches.map((batch) => batch.text).join("")).toBe(expected.join(""));
+    expect([...store.events.iterateNdjson(id, 8)].map((batch) => batch.text).join("")).toBe(expected.slice(8).join(""));
+    expect([...store.events.iterateNdjson(id, -2)].map((batch) => batch.text).join("")).toBe(expected.slice(-2).join(""));
+  });
+});

@@ -21,11 +21,22 @@ export interface EventsRepository {
   list(sessionId: string, options?: EventListOptions): AnyBdkEvent[];
   /** Batches in index order until the end, including events appended meanwhile. */
   iterate(sessionId: string, fromIndex?: number, batchSize?: number): Generator<AnyBdkEvent[], void, undefined>;
+  /**
+   * The same events as `iterate`, already serialised as NDJSON lines straight
+   * from the stored JSON (no parse/stringify round trip): the replay fast path.
+   */
+  iterateNdjson(sessionId: string, fromIndex?: number, batchSize?: number): Generator<NdjsonBatch, void, undefined>;
   /** -1 when the session has no events (or does not exist). */
   lastIndex(sessionId: string): number;
 }
 
 const DEFAULT_BATCH = 1000;
+
+/** NDJSON text of consecutive events, and the index of the last one. */
+export interface NdjsonBatch {
+  text: string;
+  lastIndex: number;
+}
 
 type Stored = typeof events.$inferSelect;
 
@@ -68,6 +79,9 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
     .prepare();
 
   const lastIndex = (sessionId: string): number => selectLast.get({ sessionId })?.lastIndex ?? -1;
+  const selectRaw = sqlite
+    .prepare("SELECT idx, type, turn_id, at, data FROM events WHERE session_id = ? AND idx >= ? ORDER BY idx LIMIT ?")
+    .raw(true);
 
   const insertAll = sqlite.transaction((sessionId: string, drafts: readonly EventDraft[]): AnyBdkEvent[] => {
     const current = selectLast.get({ sessionId });
@@ -115,6 +129,25 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
         yield batch;
         if (batch.length < batchSize) return;
         next = batch[batch.length - 1].index + 1;
+      }
+    },
+
+    *iterateNdjson(sessionId, fromIndex = 0, batchSize = DEFAULT_BATCH) {
+      let next = resolveFrom(sessionId, fromIndex);
+      const sessionJson = JSON.stringify(sessionId);
+      for (;;) {
+        const rows = selectRaw.all(sessionId, next, batchSize) as [number, string, string | null, string, string][];
+        if (rows.length === 0) return;
+        let text = "";
+        // Key order matches JSON.stringify of a live event: type, index, sessionId, turnId?, at, data.
+        for (const [idx, type, turnId, at, data] of rows) {
+          const turn = turnId === null ? "" : `"turnId":${JSON.stringify(turnId)},`;
+          text += `{"type":${JSON.stringify(type)},"index":${idx},"sessionId":${sessionJson},${turn}"at":${JSON.stringify(at)},"data":${data}}\n`;
+        }
+        const last = rows[rows.length - 1][0];
+        yield { text, lastIndex: last };
+        if (rows.length < batchSize) return;
+        next = last + 1;
       }
     },
 

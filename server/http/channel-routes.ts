@@ -1,0 +1,85 @@
+/**
+ * `/v1/channels/<id><path>`: custom channel routes and the Slack/GitHub
+ * webhooks. Channels authenticate by themselves: a custom channel by its
+ * own `auth` array (default: the agent's policies), a pack by its platform
+ * signature. A body or query failing the route's schema is a 400 naming the
+ * field, and the handler does not run.
+ */
+import type { ChannelDefinition, ChannelRoute } from "../authoring/channels.ts";
+import type { ZodLike } from "../authoring/tools.ts";
+import { authenticate, type AuthPolicy, type RequestFacts } from "../auth/policies.ts";
+import { matchRoutePath } from "../channels/route-match.ts";
+import type { OpenedAgent } from "../host/open-agent.ts";
+import { BdkError } from "../protocol/errors.ts";
+import { describeIssues, readBodyText } from "./body.ts";
+
+export interface ChannelRequest {
+  request: Request;
+  /** `<id>/<route path>` as it follows `/v1/channels/`. */
+  path: string;
+  opened: OpenedAgent;
+  /** The agent's policies, for channels without their own `auth`. */
+  policies: readonly AuthPolicy[];
+  facts: RequestFacts;
+}
+
+export async function handleChannelRequest({ request, path, opened, policies, facts }: ChannelRequest): Promise<Response> {
+  const [channelId = "", ...rest] = path.split("/").filter(Boolean);
+  const subPath = `/${rest.join("/")}`;
+  const hub = opened.automation.channels;
+  const definition = hub.channels.get(channelId);
+  if (!definition) {
+    const known = [...hub.channels.keys()].join(", ") || "none";
+    throw new BdkError("not_found", `No channel "${channelId}" (channels: ${known}).`);
+  }
+
+  if (definition.pack) {
+    if (request.method !== "POST" || subPath !== "/") {
+      throw new BdkError("not_found", `The ${definition.pack} channel "${channelId}" takes POST /v1/channels/${channelId} only.`);
+    }
+    const rawBody = await readBodyText(request);
+    const devLoopback = authenticate([{ kind: "localDevStrict" }], facts).ok;
+    return hub.handlePack(channelId, definition, { headers: request.headers, rawBody, devLoopback });
+  }
+
+  const { route, params } = findRoute(channelId, definition, request.method, subPath);
+  const auth = authenticate(definition.auth ?? policies, facts);
+  if (!auth.ok) throw new BdkError(auth.status === 401 ? "unauthenticated" : "forbidden", auth.message);
+
+  const query = validated(route.querySchema, Object.fromEntries(new URL(request.url).searchParams), "query");
+  const body = request.method === "POST" ? validated(route.bodySchema, await readBody(request.clone(), route.bodySchema), "body") : undefined;
+  const response: unknown = await route.handler(request, hub.routeArgs(channelId, { body, query, params, principal: auth.principal }));
+  if (!(response instanceof Response)) throw new Error(`The handler of ${route.method} /v1/channels/${channelId}${route.path} returned no Response.`);
+  return response;
+}
+
+function findRoute(channelId: string, definition: ChannelDefinition, method: string, subPath: string) {
+  const matches = definition.routes
+    .map((route) => ({ route, params: matchRoutePath(route.path, subPath) }))
+    .filter((match): match is { route: ChannelRoute; params: Record<string, string> } => match.params !== undefined);
+  const found = matches.find((match) => match.route.method === method);
+  if (found) return found;
+  const routes = definition.routes.map((route) => `${route.method} ${route.path}`).join(", ") || "none";
+  throw new BdkError("not_found", `No ${method} route at /v1/channels/${channelId}${subPath === "/" ? "" : subPath} (routes: ${routes}).`);
+}
+
+/** JSON when the body is JSON (always, when the route has a schema); the text otherwise. */
+async function readBody(request: Request, schema: ZodLike | undefined): Promise<unknown> {
+  const text = await readBodyText(request);
+  const isJson = schema !== undefined || (request.headers.get("content-type") ?? "").includes("json");
+  if (!isJson) return text === "" ? undefined : text;
+  if (text.trim() === "") return schema ? {} : undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BdkError("invalid_request", `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function validated(schema: ZodLike | undefined, value: unknown, where: "body" | "query"): unknown {
+  if (!schema) return value;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = (parsed.error as { issues?: { path: PropertyKey[]; message: string }[] }).issues ?? [];
+  throw new BdkError("invalid_request", issues.length > 0 ? `${where}: ${describeIssues(issues)}` : `The ${where} is invalid.`);
+}
