@@ -21,15 +21,28 @@ export function httpHost(): HttpHost | undefined {
 const notServing = () =>
   Response.json({ ok: false, error: "not_ready", message: "Start the server with `bdk serve`." }, { status: 503 });
 
+/** Catch-all segments (`[...path]`) arrive as arrays: joined back into a path. */
+async function flatParams(context: RouteContext): Promise<Record<string, string>> {
+  return Object.fromEntries(
+    Object.entries(await context.params).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+  );
+}
+
 /** A route handler for one named agent route. */
 export function agentRoute(name: AgentRouteName) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     const host = httpHost();
     if (!host) return notServing();
-    const params = Object.fromEntries(
-      Object.entries(await context.params).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
-    );
-    return host.handleAgentRoute(name, request, params);
+    return host.handleAgentRoute(name, request, await flatParams(context));
+  };
+}
+
+/** `/v1/channels/<id>/...`: channel routes authenticate by themselves. */
+export function channelRoute() {
+  return async (request: Request, context: RouteContext): Promise<Response> => {
+    const host = httpHost();
+    if (!host) return notServing();
+    return host.handleChannelRoute(request, await flatParams(context));
   };
 }
 

@@ -5,6 +5,10 @@ import { defaultStateRoot, openAgent, type OpenedAgent } from "../server/host/op
 import type { ToolOutcome } from "../server/harness/execute-tool.ts";
 import { BdkError } from "../server/protocol/errors.ts";
 import { watchForChanges } from "../server/host/hot-reload.ts";
+import type { ReminderInput, ReminderRecord } from "../server/authoring/types.ts";
+import type { ReminderFiring } from "../server/reminders/fire-reminder.ts";
+import type { Clock } from "../server/schedules/clock.ts";
+import type { ScheduleDispatch } from "../server/schedules/dispatch-schedule.ts";
 import { startWebServer } from "./start-web-server.ts";
 
 export interface ServeOptions {
@@ -16,10 +20,16 @@ export interface ServeOptions {
   authToken?: string | string[];
   allowAnonymous?: boolean;
   playground?: boolean;
+  /** Serve the documentation pages at /docs (default true). */
+  docs?: boolean;
   stateRoot?: string;
   model?: string;
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
+  /** Fire schedules on their cron cadence (default true; never under `dev`). */
+  schedules?: boolean;
+  /** Time for schedules and reminders (tests inject a `ManualClock`). */
+  clock?: Clock;
 }
 
 export interface ServeHandle {
@@ -28,6 +38,12 @@ export interface ServeHandle {
   close(): Promise<void>;
   send(message: string, options?: { slug?: string; title?: string }): Promise<{ id: string; continuationToken: string }>;
   callTool(name: string, input: unknown, options?: { slug?: string }): Promise<{ isError: boolean; result: unknown }>;
+  /** A reminder bound to a channel conversation; see `host.reminders.create`. */
+  createReminder(input: ReminderInput & { slug?: string }): Promise<ReminderRecord>;
+  /** Fires a schedule now, as its cron would: `{ scheduleId, sessionIds }`. */
+  dispatchSchedule(name: string, options?: { slug?: string }): Promise<ScheduleDispatch>;
+  /** Fires an armed reminder now. */
+  dispatchReminder(id: string, options?: { slug?: string }): Promise<ReminderFiring>;
 }
 
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -74,7 +90,14 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
           ? path.join(options.stateRoot ?? defaultStateRoot(root), project.slug)
           : (options.stateRoot ?? defaultStateRoot(project.dir));
       opened.push(
-        await openAgent(project.dir, { stateRoot, env: options.env, dev: options.dev, model: options.model, echo: log }),
+        await openAgent(project.dir, {
+          stateRoot,
+          env: options.env,
+          dev: options.dev,
+          model: options.model,
+          echo: log,
+          clock: options.clock,
+        }),
       );
     }
   } catch (error) {
@@ -89,9 +112,14 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
     bearerTokens: options.authToken === undefined ? [] : [options.authToken].flat(),
     allowAnonymous: options.allowAnonymous,
     playground: options.playground ?? true,
+    docs: options.docs ?? true,
   });
   const web = await startWebServer({ host: options.host ?? "127.0.0.1", port: options.port ?? 3000, httpHost, log });
   const stopWatching = options.dev ? opened.map((agent) => watchForChanges(agent)) : [];
+  // Under --dev nothing fires on its own: the dev routes and this handle dispatch by hand.
+  for (const agent of opened) {
+    agent.automation.start({ schedules: !options.dev && options.schedules !== false, timers: !options.dev });
+  }
 
   const pick = (slug?: string): MountedAgent => {
     const found = slug ? agents.find((agent) => agent.slug === slug) : agents[0];
@@ -115,6 +143,15 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
     async callTool(name, input, callOptions = {}) {
       const outcome: ToolOutcome = await pick(callOptions.slug).opened.runtime.callTool(name, input, { principal });
       return { isError: outcome.isError, result: outcome.output };
+    },
+    async createReminder({ slug, ...input }) {
+      return pick(slug).opened.automation.createReminder(input, principal);
+    },
+    async dispatchSchedule(name, dispatchOptions = {}) {
+      return pick(dispatchOptions.slug).opened.automation.dispatchSchedule(name);
+    },
+    async dispatchReminder(id, dispatchOptions = {}) {
+      return pick(dispatchOptions.slug).opened.automation.dispatchReminder(id);
     },
   };
 }

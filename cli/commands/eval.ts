@@ -37,12 +37,21 @@ function errorLines(diagnostics: Diagnostic[], io: CommandIO): string[] {
 async function openLocal(dir: string, args: ParsedArgs, io: CommandIO): Promise<EvalSession> {
   const { openAgent, AgentLoadError } = await import("../../server/host/open-agent.ts");
   const { localTarget } = await import("../../server/evals/target.ts");
+  const { resolveModelChain } = await import("../../server/models/index.ts");
+  const model = stringFlag(args, "model");
   let opened;
   try {
-    opened = await openAgent(dir, { stateRoot: stringFlag(args, "state-root"), env: io.env, model: stringFlag(args, "model") });
+    opened = await openAgent(dir, { stateRoot: stringFlag(args, "state-root"), env: io.env, model });
   } catch (error) {
     if (error instanceof AgentLoadError) throw new ConfigFailure(errorLines(error.diagnostics, io));
     throw error;
+  }
+  try {
+    // Without a usable model every case would fail the same way: say it once, as a setup error.
+    resolveModelChain(opened.agent.config.model, opened.agent.config.modelFallbacks, { env: io.env, agentName: opened.agent.name, override: model });
+  } catch (error) {
+    await opened.close();
+    throw new ConfigFailure([(error as Error).message]);
   }
   return {
     agent: opened.agent.name,
@@ -131,7 +140,7 @@ export const evalCommand: Command = {
       session = url ? await openRemote(url, dir, args, io) : await openLocal(dir, args, io);
     } catch (error) {
       if (!(error instanceof ConfigFailure)) throw error;
-      io.stderr.write(`bdk eval: the project cannot be loaded:\n${error.lines.join("\n")}\n`);
+      io.stderr.write(`bdk eval: cannot run the evals:\n${error.lines.join("\n")}\n`);
       return 2;
     }
 

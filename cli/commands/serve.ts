@@ -11,6 +11,7 @@ const SERVE_FLAGS: FlagSpec[] = [
   { name: "allow-anonymous", type: "boolean", description: "admit everyone as user:anonymous (demo only)" },
   { name: "playground", type: "boolean", description: "serve the playground and the agents index (--no-playground)", default: true },
   { name: "schedules", type: "boolean", description: "fire schedules (--no-schedules)", default: true },
+  { name: "docs", type: "boolean", description: "serve the documentation at /docs (--no-docs)", default: true },
   { name: "state-root", type: "string", description: "state directory", default: "<dir>/.bdk/state" },
   { name: "model", type: "string", description: "model id for every agent, overrides BDK_MODEL" },
 ];
@@ -31,6 +32,8 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
     authToken: (args.flags["bearer-token"] as string[] | undefined) ?? io.env.BDK_BEARER_TOKEN,
     allowAnonymous: args.flags["allow-anonymous"] === true,
     playground: args.flags.playground !== false,
+    docs: args.flags.docs !== false,
+    schedules: args.flags.schedules !== false,
     stateRoot: stringFlag(args, "state-root"),
     model: stringFlag(args, "model"),
     env: io.env,

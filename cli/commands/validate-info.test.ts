@@ -81,7 +81,11 @@ describe("bdk info", () => {
       ["inspect_pr", "read", false],
       ["submit_review", "write", true],
     ]);
-    expect(info.evals).toEqual([{ id: "readiness", file: "evals/readiness.eval.ts", tags: ["smoke"] }]);
+    expect(info.evals).toEqual([
+      { id: "readiness", file: "evals/readiness.eval.ts", tags: ["smoke"] },
+      { id: "review/approved", file: "evals/review.eval.ts", tags: ["approvals"] },
+      { id: "review/denied", file: "evals/review.eval.ts", tags: ["approvals"] },
+    ]);
   });
 
   it("prints a readable summary", async () => {

@@ -6,8 +6,12 @@ import { loadAgent } from "../load/load-agent.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { isModelUnavailableError, resolveModelChain } from "../models/index.ts";
 import { SessionRuntime } from "../sessions/session-runtime.ts";
+import { ReminderBook } from "../reminders/reminder-book.ts";
+import { type Clock, systemClock } from "../schedules/clock.ts";
 import { openStore, type Store } from "../store/index.ts";
+import { AgentAutomation } from "./automation.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createHostServices } from "./services.ts";
 
 export interface OpenAgentOptions {
   /** Default `<project>/.bdk/state`. */
@@ -19,6 +23,8 @@ export interface OpenAgentOptions {
   model?: string;
   /** Where human-readable log lines go (the terminal of `bdk serve`). */
   echo?: (line: string) => void;
+  /** Time for schedules and reminders (tests inject a manual clock). */
+  clock?: Clock;
 }
 
 export interface OpenedAgent {
@@ -27,6 +33,8 @@ export interface OpenedAgent {
   store: Store;
   logger: Logger;
   stateRoot: string;
+  /** Channels, schedules and reminders. */
+  automation: AgentAutomation;
   /** Replaced on a hot reload. */
   diagnostics: Diagnostic[];
   close(): Promise<void>;
@@ -86,14 +94,18 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     return chain;
   };
 
-  const runtime = new SessionRuntime({
+  const clock = options.clock ?? systemClock;
+  const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
+  const runtime: SessionRuntime = new SessionRuntime({
     agent,
     store,
     stateRoot,
     logger,
     resolveModels,
     isModelUnavailable: isModelUnavailableError,
+    host: createHostServices({ agentName: agent.name, store, logger, env, reminders }),
   });
+  const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
   const recovered = runtime.recover();
   if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
 
@@ -103,8 +115,10 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     store,
     logger,
     stateRoot,
+    automation,
     diagnostics: loaded.diagnostics,
     async close() {
+      await automation.close();
       await runtime.close();
       store.close();
     },

@@ -78,7 +78,13 @@ export const evalRoutes = {
       if (error instanceof EvalConfigError) throw new BdkError("invalid_request", error.message);
       throw error;
     }
-    started.done.catch((error: unknown) => opened.logger.error("An eval run failed", { runId: started.runId, error: messageOf(error) }));
+    started.done.catch((error: unknown) => {
+      try {
+        opened.logger.error("An eval run failed", { runId: started.runId, error: messageOf(error) });
+      } catch {
+        // The store closed under the run (the server is stopping): nothing left to record it in.
+      }
+    });
     return json({ ok: true, runId: started.runId, cases: started.plan.cases.map((evalCase) => evalCase.id) }, 202);
   },
 

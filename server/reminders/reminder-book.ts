@@ -30,9 +30,8 @@ export class ReminderBook implements RemindersApi {
 
   constructor(private readonly options: ReminderBookOptions) {}
 
-  async create(input: ReminderInput): Promise<{ id: string }> {
-    return { id: this.createRow(input).id };
-  }
+  // The RemindersApi methods are bound: user code may pass `host.reminders.create` around on its own.
+  readonly create = async (input: ReminderInput): Promise<{ id: string }> => ({ id: this.createRow(input).id });
 
   /** Synchronous create, for callers that need the stored row (tools, the serve handle). */
   createRow(input: ReminderInput, principal?: Principal): ReminderRow {
@@ -73,9 +72,7 @@ export class ReminderBook implements RemindersApi {
     return row;
   }
 
-  async list(filter: ListFilter = {}): Promise<ReminderRecord[]> {
-    return this.armed(filter).map(reminderRecord);
-  }
+  readonly list = async (filter: ListFilter = {}): Promise<ReminderRecord[]> => this.armed(filter).map(reminderRecord);
 
   /** Armed reminders, soonest first. A `sessionId` filter also finds those bound to the session's channel token. */
   armed(filter: ListFilter = {}): ReminderRow[] {
@@ -93,13 +90,12 @@ export class ReminderBook implements RemindersApi {
     });
   }
 
-  async cancel(id: string): Promise<void> {
+  readonly cancel = async (id: string): Promise<void> => {
     const row = this.get(id);
     if (row.status !== "armed") return;
     const updated = this.options.store.reminders.update(id, { status: "cancelled", nextFireAt: null });
-    this.runs.delete(id);
     if (updated) this.changed(updated);
-  }
+  };
 
   get(id: string): ReminderRow {
     const row = this.options.store.reminders.get(id);

@@ -133,7 +133,11 @@ export function reminderRecord(row: ReminderRow): ReminderRecord {
 export function reminderMessage(id: string, spec: StoredReminder, text: string): string {
   const lines = [`[Reminder ${id}${spec.purpose ? ` (${spec.purpose})` : ""}]`, text];
   if (spec.until) {
-    lines.push(`Standing condition: ${spec.until} When it holds, cancel this reminder (reminders_cancel with id "${id}") instead of acting.`);
+    lines.push(
+      isRecurring(spec.timing)
+        ? `Standing condition: ${spec.until} When it holds, cancel this reminder (reminders_cancel with id "${id}") instead of acting.`
+        : `Standing condition: ${spec.until} When it holds, there is nothing to do.`,
+    );
   }
   return lines.join("\n");
 }

@@ -1,0 +1,57 @@
+import type { ReactNode } from "react";
+import { docsHref, listPages } from "./library.ts";
+import "./docs.css";
+
+/** The frame of every /docs page: title bar with the search box, page list, content. */
+export function DocsShell({ current, query, children }: { current?: string; query?: string; children: ReactNode }) {
+  const pages = listPages();
+  return (
+    <div className="min-h-dvh">
+      <header className="border-b border-zinc-200 dark:border-zinc-800">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-3 px-4 py-3">
+          <a href="/docs" className="flex items-center gap-2">
+            <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-xs font-bold text-white shadow-sm">
+              B
+            </span>
+            <span className="text-sm font-semibold tracking-tight">BDK docs</span>
+          </a>
+          <form action="/docs" method="get" role="search" className="ml-auto flex w-full max-w-sm gap-2 sm:w-auto">
+            <input
+              type="search"
+              name="q"
+              defaultValue={query}
+              placeholder="Search the docs"
+              aria-label="Search the docs"
+              className="h-9 w-full rounded-md border border-zinc-300 bg-white px-3 text-sm placeholder:text-zinc-400 focus-visible:border-indigo-500 focus-visible:outline-none dark:border-zinc-700 dark:bg-zinc-900 dark:placeholder:text-zinc-500"
+            />
+            <button type="submit" className="h-9 rounded-md bg-indigo-600 px-3 text-sm font-medium text-white hover:bg-indigo-500">
+              Search
+            </button>
+          </form>
+        </div>
+      </header>
+      <div className="mx-auto flex max-w-6xl gap-8 px-4 py-8">
+        <nav aria-label="Pages" className="hidden w-52 shrink-0 md:block">
+          <ul className="sticky top-6 space-y-0.5 text-sm">
+            {pages.map((page) => (
+              <li key={page.slug}>
+                <a
+                  href={docsHref(page.slug)}
+                  aria-current={page.slug === current ? "page" : undefined}
+                  className={
+                    page.slug === current
+                      ? "block rounded-md bg-indigo-50 px-2 py-1 font-medium text-indigo-700 dark:bg-indigo-500/10 dark:text-indigo-300"
+                      : "block rounded-md px-2 py-1 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-900 dark:hover:text-zinc-100"
+                  }
+                >
+                  {page.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main className="min-w-0 flex-1">{children}</main>
+      </div>
+    </div>
+  );
+}

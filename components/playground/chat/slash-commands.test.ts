@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import type { AgentInfo } from "../../api/types.ts";
+import { commandBody, parseSlash, slashCommandsFromInfo } from "./slash-commands.ts";
+
+const bodySchema = {
+  type: "object",
+  properties: { count: { type: "number" }, prUrl: { type: "string", format: "uri" }, note: { type: "string" } },
+  required: ["count", "prUrl"],
+};
+
+const info: AgentInfo = {
+  channels: [
+    { id: "driver", routes: [{ method: "POST", path: "/drive", description: "Drive a PR", bodySchema }, { method: "POST", path: "/runs/:id" }] },
+    { id: "slack", routes: [{ method: "POST", path: "/events" }] },
+    { id: "github", routes: [{ method: "POST", path: "/webhook" }] },
+    { id: "a", routes: [{ method: "POST", path: "/ping" }] },
+    { id: "b", routes: [{ method: "POST", path: "/ping" }] },
+  ],
+};
+
+describe("slash commands", () => {
+  it("turns parameter-free custom routes into commands, without Slack and GitHub", () => {
+    const names = slashCommandsFromInfo(info).map((command) => command.name);
+    expect(names).toEqual(["help", "drive", "a-ping", "b-ping"]);
+  });
+
+  it("fills the first required string field and keeps the schema's other required fields", () => {
+    const drive = slashCommandsFromInfo(info).find((command) => command.name === "drive")!;
+    expect(drive.route).toMatchObject({ channelId: "driver", method: "POST", path: "/drive", field: "prUrl" });
+    expect(commandBody(drive, "https://github.com/acme/checkout/pull/42")).toEqual({ count: 0, prUrl: "https://github.com/acme/checkout/pull/42" });
+    expect(commandBody(drive, '{"prUrl":"x","count":2}')).toEqual({ prUrl: "x", count: 2 });
+  });
+
+  it("parses the command name and its argument", () => {
+    expect(parseSlash("/drive  https://x/y ")).toEqual({ name: "drive", rest: "https://x/y" });
+    expect(parseSlash("/help")).toEqual({ name: "help", rest: "" });
+    expect(parseSlash("/etc/hosts is a file")).toBeUndefined();
+    expect(parseSlash("hello")).toBeUndefined();
+  });
+});

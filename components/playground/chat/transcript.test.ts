@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import type { AnyBdkEvent } from "../../api/types.ts";
+import { buildTranscript, type ToolPart, type TurnItem } from "./transcript.ts";
+
+function session(drafts: Array<{ type: string; turnId?: string; data: unknown }>): AnyBdkEvent[] {
+  return drafts.map((draft, index) => ({ ...draft, index, sessionId: "ses_1", at: new Date(1_700_000_000_000 + index * 10).toISOString() }) as AnyBdkEvent);
+}
+
+const T = "turn_1";
+
+describe("buildTranscript", () => {
+  it("pairs tool calls with results and streams text from deltas", () => {
+    const transcript = buildTranscript(
+      session([
+        { type: "session.started", data: { mode: "chat", channel: "http", principal: { type: "user", id: "local" } } },
+        { type: "message.received", turnId: T, data: { message: "Inspect it" } },
+        { type: "turn.started", turnId: T, data: { model: "scripted" } },
+        { type: "reasoning.appended", turnId: T, data: { delta: "Let me " } },
+        { type: "reasoning.appended", turnId: T, data: { delta: "look." } },
+        { type: "reasoning.completed", turnId: T, data: { text: "Let me look." } },
+        { type: "actions.requested", turnId: T, data: { actions: [{ toolCallId: "c1", name: "inspect_pr", input: { prUrl: "u" } }] } },
+        { type: "action.result", turnId: T, data: { toolCallId: "c1", name: "inspect_pr", output: { ok: 1 }, isError: false, durationMs: 12 } },
+        { type: "message.appended", turnId: T, data: { delta: "All " } },
+        { type: "message.appended", turnId: T, data: { delta: "good" } },
+      ]),
+    );
+    const turn = transcript.items[1] as TurnItem;
+    expect(transcript.items[0]).toMatchObject({ kind: "user", text: "Inspect it" });
+    expect(transcript.busy).toBe(true);
+    expect(turn.parts.map((part) => part.kind)).toEqual(["reasoning", "tool", "text"]);
+    expect(turn.parts[0]).toMatchObject({ text: "Let me look.", done: true });
+    expect(turn.parts[1]).toMatchObject({ name: "inspect_pr", status: "done", output: { ok: 1 }, durationMs: 12 });
+    expect(turn.parts[2]).toMatchObject({ text: "All good", done: false });
+  });
+
+  it("records usage on completion and the message on failure", () => {
+    const transcript = buildTranscript(
+      session([
+        { type: "turn.started", turnId: "a", data: { model: "m" } },
+        { type: "turn.completed", turnId: "a", data: { result: "", usage: { inputTokens: 10, outputTokens: 2, cachedInputTokens: 0 }, durationMs: 50 } },
+        { type: "turn.started", turnId: "b", data: { model: "m" } },
+        { type: "actions.requested", turnId: "b", data: { actions: [{ toolCallId: "c2", name: "shell", input: {} }] } },
+        { type: "turn.failed", turnId: "b", data: { status: "failed", code: "model_unavailable", message: "Set XAI_API_KEY" } },
+      ]),
+    );
+    const [first, second] = transcript.items as TurnItem[];
+    expect(first).toMatchObject({ status: "completed", usage: { inputTokens: 10 }, durationMs: 50 });
+    expect(second).toMatchObject({ status: "failed", error: { code: "model_unavailable", message: "Set XAI_API_KEY" } });
+    expect((second.parts[0] as ToolPart).status).toBe("error");
+    expect(transcript.busy).toBe(false);
+  });
+
+  it("tracks a parked approval until it is resolved", () => {
+    const parked = session([
+      { type: "turn.started", turnId: T, data: { model: "m" } },
+      { type: "actions.requested", turnId: T, data: { actions: [{ toolCallId: "c1", name: "submit_review", input: {} }] } },
+      { type: "action.approval_requested", turnId: T, data: { approvalId: "apr_1", toolCallId: "c1", name: "submit_review", input: {} } },
+    ]);
+    const tool = () => (buildTranscript(parked).items[0] as TurnItem).parts[0] as ToolPart;
+    expect(tool()).toMatchObject({ status: "awaiting_approval", approval: { approvalId: "apr_1" } });
+    parked.push({ type: "action.approval_resolved", index: 3, sessionId: "ses_1", turnId: T, at: parked[2].at, data: { approvalId: "apr_1", toolCallId: "c1", approved: false, by: "user:local" } });
+    expect(tool()).toMatchObject({ status: "denied", approval: { resolved: { approved: false, by: "user:local" } } });
+  });
+
+  it("marks interim narration and closes task sessions", () => {
+    const transcript = buildTranscript(
+      session([
+        { type: "turn.started", turnId: T, data: { model: "m" } },
+        { type: "message.completed", turnId: T, data: { text: "Checking…", finishReason: "tool-calls" } },
+        { type: "turn.completed", turnId: T, data: { result: "", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 }, durationMs: 1 } },
+        { type: "session.completed", data: { result: "done" } },
+      ]),
+    );
+    expect((transcript.items[0] as TurnItem).parts[0]).toMatchObject({ kind: "text", interim: true, done: true });
+    expect(transcript.closed).toBe(true);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * What runs an agent without an inbound `/v1/session` call: its channels,
+ * its schedules and its reminders. `openAgent` creates it; `serve` starts the
+ * cron cadence and reminder timers (never under `--dev`, where the dev
+ * routes and the serve handle dispatch by hand).
+ */
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { ReminderInput, ReminderRecord } from "../authoring/types.ts";
+import { ChannelHub } from "../channels/channel-hub.ts";
+import { nextFireTime } from "../discover/cron.ts";
+import type { Principal } from "../protocol/events.ts";
+import { fireReminder, type ReminderFiring } from "../reminders/fire-reminder.ts";
+import type { ReminderBook } from "../reminders/reminder-book.ts";
+import { reminderRecord, type StoredReminder } from "../reminders/reminder-spec.ts";
+import { ReminderTimers } from "../reminders/reminder-timers.ts";
+import type { Clock } from "../schedules/clock.ts";
+import { dispatchSchedule, type ScheduleDispatch } from "../schedules/dispatch-schedule.ts";
+import { ScheduleRunner, scheduleRecordKey, type ScheduleRecord } from "../schedules/schedule-runner.ts";
+import type { SessionRuntime } from "../sessions/session-runtime.ts";
+import type { Store } from "../store/index.ts";
+import type { Logger } from "./logger.ts";
+
+export interface AutomationOptions {
+  runtime: SessionRuntime;
+  store: Store;
+  logger: Logger;
+  env: Record<string, string | undefined>;
+  dev: boolean;
+  clock: Clock;
+  reminders: ReminderBook;
+}
+
+export interface ScheduleInfo {
+  name: string;
+  cron: string;
+  kind: "markdown" | "handler";
+  nextFireAt?: string;
+  lastFiredAt?: string;
+}
+
+export class AgentAutomation {
+  readonly channels: ChannelHub;
+  readonly reminders: ReminderBook;
+  /** This process, as a holder of the schedule and reminder leases. */
+  readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  private scheduleRunner?: ScheduleRunner;
+  private reminderTimers?: ReminderTimers;
+
+  constructor(private readonly options: AutomationOptions) {
+    this.reminders = options.reminders;
+    this.channels = new ChannelHub({
+      runtime: options.runtime,
+      store: options.store,
+      logger: options.logger,
+      env: options.env,
+      dev: options.dev,
+      clock: options.clock,
+    });
+  }
+
+  get dev(): boolean {
+    return this.options.dev;
+  }
+
+  /** Starts the cron cadence (`schedules`) and the reminder timers (`timers`); warns about reminders a restart lost. */
+  start(what: { schedules: boolean; timers: boolean }): void {
+    const { runtime, store, clock, logger } = this.options;
+    for (const row of this.reminders.armed()) {
+      if ((row.spec as unknown as StoredReminder).anonymous && !this.reminders.runOf(row.id)) {
+        logger.warn(
+          `Reminder ${row.id} used an inline run handler, which does not survive a restart: re-arm it, or use a named handler in bot/reminders/.`,
+          { reminder: row.id },
+        );
+      }
+    }
+    if (what.schedules && !this.scheduleRunner && runtime.agent.schedules.size > 0) {
+      this.scheduleRunner = new ScheduleRunner({
+        schedules: () => runtime.agent.schedules,
+        store,
+        agentName: runtime.agent.name,
+        clock,
+        logger,
+        holder: this.holder,
+        fire: (name) => this.dispatchSchedule(name),
+      });
+      this.scheduleRunner.start();
+    }
+    if (what.timers && !this.reminderTimers) {
+      this.reminderTimers = new ReminderTimers({
+        book: this.reminders,
+        store,
+        clock,
+        logger,
+        holder: this.holder,
+        fire: (id) => this.fire(id, "timer"),
+      });
+      const armed = this.reminderTimers.start();
+      if (armed > 0) logger.info(`${armed} reminder(s) armed.`);
+    }
+  }
+
+  dispatchSchedule(name: string): Promise<ScheduleDispatch> {
+    const { runtime, store } = this.options;
+    return dispatchSchedule({ runtime, store, channels: this.channels }, name);
+  }
+
+  listSchedules(): ScheduleInfo[] {
+    const { runtime, store, clock } = this.options;
+    return [...runtime.agent.schedules].map(([name, schedule]) => {
+      const record = (store.kv.get(runtime.agent.name, scheduleRecordKey(name)) as ScheduleRecord | undefined) ?? {};
+      return {
+        name,
+        cron: schedule.cron,
+        kind: typeof schedule.run === "function" ? "handler" : "markdown",
+        nextFireAt: nextFireTime(schedule.cron, clock.now()),
+        lastFiredAt: record.lastFiredAt,
+      };
+    });
+  }
+
+  createReminder(input: ReminderInput, principal?: Principal): ReminderRecord {
+    return reminderRecord(this.reminders.createRow(input, principal));
+  }
+
+  listReminders(): ReminderRecord[] {
+    return this.reminders.armed().map(reminderRecord);
+  }
+
+  /** Fires one reminder now (dev route, `handle.dispatchReminder`). */
+  dispatchReminder(id: string): Promise<ReminderFiring> {
+    return this.fire(id, "manual");
+  }
+
+  async close(): Promise<void> {
+    this.scheduleRunner?.stop();
+    this.reminderTimers?.stop();
+    this.scheduleRunner = undefined;
+    this.reminderTimers = undefined;
+    await this.channels.close();
+  }
+
+  private fire(id: string, mode: "timer" | "manual"): Promise<ReminderFiring> {
+    const { runtime, store, clock, logger } = this.options;
+    return fireReminder(
+      { book: this.reminders, store, channels: this.channels, reminders: () => runtime.agent.reminders, clock, logger },
+      id,
+      mode,
+    );
+  }
+}

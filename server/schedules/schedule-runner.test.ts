@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { ScheduleDefinition } from "../authoring/schedules.ts";
+import { createLogger } from "../host/logger.ts";
+import { tempRoots } from "../store/testing/temp-root.ts";
+import { ManualClock } from "./clock.ts";
+import { ScheduleRunner } from "./schedule-runner.ts";
+
+const roots = tempRoots();
+const runners: ScheduleRunner[] = [];
+afterEach(() => {
+  for (const runner of runners.splice(0)) runner.stop();
+  roots.cleanup();
+});
+
+const everyFive: ScheduleDefinition = { cron: "*/5 * * * *", markdown: "Sweep." };
+
+/** A runner over its own connection to `stateRoot`, recording `runner name@clock time` per firing. */
+function runner(stateRoot: string, clock: ManualClock, holder: string, fired: string[], schedules = new Map([["sweep", everyFive]])) {
+  const store = roots.open(stateRoot, () => clock.now());
+  const instance = new ScheduleRunner({
+    schedules: () => schedules,
+    store,
+    agentName: "ops",
+    clock,
+    logger: createLogger(store),
+    holder,
+    fire: async (name) => {
+      fired.push(`${holder}:${name}@${clock.now().toISOString().slice(11, 16)}`);
+    },
+  });
+  runners.push(instance);
+  return instance;
+}
+
+describe("ScheduleRunner", () => {
+  it("fires */5 at the right UTC minutes, once per tick across two runners sharing a state root", async () => {
+    const stateRoot = roots.root();
+    const clock = new ManualClock("2026-03-02T08:58:30Z");
+    const fired: string[] = [];
+    runner(stateRoot, clock, "a", fired).start();
+    runner(stateRoot, clock, "b", fired).start();
+
+    await clock.advanceTo("2026-03-02T09:16:00Z");
+    expect(fired.map((entry) => entry.split(":").slice(1).join(":"))).toEqual([
+      "sweep@09:00",
+      "sweep@09:05",
+      "sweep@09:10",
+      "sweep@09:15",
+    ]);
+    // One holder fired every tick: the lease stays with it while it keeps firing.
+    expect(new Set(fired.map((entry) => entry.split(":")[0])).size).toBe(1);
+  });
+
+  it("hands over when the firing process stops, still never firing a tick twice", async () => {
+    const stateRoot = roots.root();
+    const clock = new ManualClock("2026-03-02T08:59:00Z");
+    const fired: string[] = [];
+    const a = runner(stateRoot, clock, "a", fired);
+    a.start();
+    runner(stateRoot, clock, "b", fired).start();
+    await clock.advanceTo("2026-03-02T09:01:00Z");
+    a.stop();
+    await clock.advanceTo("2026-03-02T09:06:00Z");
+    expect(fired).toEqual(["a:sweep@09:00", "b:sweep@09:05"]);
+  });
+
+  it("catches up one missed firing after downtime, not one per missed tick", async () => {
+    const stateRoot = roots.root();
+    const clock = new ManualClock("2026-03-02T08:59:00Z");
+    const fired: string[] = [];
+    const first = runner(stateRoot, clock, "a", fired);
+    first.start();
+    await clock.advanceTo("2026-03-02T09:01:00Z");
+    first.stop();
+
+    // Down from 09:01 to 09:32: six ticks missed.
+    await clock.advanceTo("2026-03-02T09:32:00Z");
+    runner(stateRoot, clock, "b", fired).start();
+    await clock.advanceTo("2026-03-02T09:36:00Z");
+    expect(fired).toEqual(["a:sweep@09:00", "b:sweep@09:32", "b:sweep@09:35"]);
+  });
+
+  it("a fresh state store has nothing to catch up", async () => {
+    const clock = new ManualClock("2026-03-02T09:02:00Z");
+    const fired: string[] = [];
+    runner(roots.root(), clock, "a", fired).start();
+    await clock.advance(60_000);
+    expect(fired).toEqual([]);
+  });
+});
