@@ -147,6 +147,9 @@ describe("bdk eval", () => {
     const fine = tempProject({ ...BOT, "evals/evals.config.ts": CONFIG, "evals/orders.eval.ts": FAILING_EVAL });
     const unknown = await bdk(["eval", "orders/fine", "billing", "--dir", fine]);
     expect(unknown).toMatchObject({ code: 2, stderr: 'bdk eval: no eval matches "billing"\n' });
+    const noModel = await bdk(["eval", "--dir", fine], { BDK_MODEL: "", XAI_API_KEY: "" });
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain("Model grok-4.5 needs XAI_API_KEY");
     const badFlag = await bdk(["eval", "--dir", fine, "--max-concurrency", "0"]);
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toContain("--max-concurrency must be a positive integer");

@@ -16,13 +16,16 @@ const opened = await openAgent(dir, {
 });
 const principal = { type: "user" as const, id: "local" };
 
+const cpuBefore = process.cpuUsage();
 const sequential: number[] = [];
 for (let i = 0; i < count; i++) {
   const started = performance.now();
   await opened.runtime.startSession({ message: "hello", principal }).done;
   sequential.push(performance.now() - started);
 }
+const cpu = process.cpuUsage(cpuBefore);
 sequential.sort((a, b) => a - b);
+console.log(`CPU time per turn (user+system, independent of machine load): ${((cpu.user + cpu.system) / 1000 / count).toFixed(2)} ms`);
 console.log(
   `sequential turns (in-process): p50 ${sequential[Math.floor(count / 2)].toFixed(2)} ms, p99 ${sequential[Math.floor(count * 0.99)].toFixed(2)} ms`,
 );

@@ -120,7 +120,8 @@ export function deploymentManifest(agent: ResolvedAgent): DeploymentManifest {
     for (const file of files) needs.need(name, { secret: looksSecret(name), required: false, usedBy: file });
   }
 
-  const env = [...needs.env.values()].sort((a, b) => a.name.localeCompare(b.name));
+  // Code-point order, like the egress list: the same on every machine, whatever its locale.
+  const env = [...needs.env.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     name: info.name,
     version: info.version,

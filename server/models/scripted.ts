@@ -178,9 +178,24 @@ function promptText(prompt: LanguageModelV3Prompt): string {
     .join("\n");
 }
 
-/** Words with their trailing whitespace, so the deltas join back to the exact text. */
+const DELTA_CHARS = 32;
+
+/**
+ * Pieces of about 32 characters, cut after whitespace where there is some,
+ * so the deltas join back to the exact text: visibly streamed, without a
+ * stream chunk per word.
+ */
 function splitWords(text: string): string[] {
-  return text.match(/\s*\S+\s*/g) ?? [text];
+  const deltas: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(text.length, at + DELTA_CHARS);
+    const space = text.slice(at, end).lastIndexOf(" ");
+    if (end < text.length && space > DELTA_CHARS / 2) end = at + space + 1;
+    deltas.push(text.slice(at, end));
+    at = end;
+  }
+  return deltas.length > 0 ? deltas : [text];
 }
 
 function splitJson(json: string): string[] {

@@ -82,6 +82,8 @@ interface TurnStart {
 }
 
 interface LiveSession {
+  /** The stored row as this process last read it (its fixed fields are what turns use). */
+  session?: SessionRow;
   /** The bot version the workspace was last prepared for. */
   preparedFor?: string;
   history?: ModelMessage[];
@@ -149,7 +151,7 @@ export class SessionRuntime {
     const token = input.continuationToken ?? newContinuationToken();
     const mode = input.mode ?? "chat";
     const channel = input.channel ?? "http";
-    this.store.sessions.create({
+    const created = this.store.sessions.create({
       id,
       agent: this.agent.name,
       title: input.title ?? titleFrom(input.message),
@@ -165,6 +167,7 @@ export class SessionRuntime {
       createdAt: at,
       updatedAt: at,
     });
+    this.liveSession(id).session = created;
     this.append(id, [
       { type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } },
     ]);
@@ -494,8 +497,11 @@ export class SessionRuntime {
       }
       return this.append(sessionId, [{ ...draft, turnId }]);
     };
-    const session = this.store.sessions.get(sessionId);
+    // What a turn reads of its session (mode, purpose, dry run) never changes: read it once per process.
+    const live = this.liveSession(sessionId);
+    const session = live.session ?? this.store.sessions.get(sessionId);
     if (!session) return { status: "cancelled", code: "deleted", message: "The session was deleted." };
+    live.session = session;
     let history = start.history;
     if (start.message !== undefined) {
       let written: string[] | undefined;

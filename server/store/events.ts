@@ -49,27 +49,12 @@ function toEvent(r: Stored): AnyBdkEvent {
 
 export function createEventsRepository(ctx: StoreContext, onTraceError: (message: string) => void): EventsRepository {
   const { db, sqlite } = ctx;
-  const selectLast = db
-    .select({ lastIndex: sessions.lastIndex })
-    .from(sessions)
-    .where(eq(sessions.id, sql.placeholder("sessionId")))
-    .prepare();
-  const insertEvent = db
-    .insert(events)
-    .values({
-      sessionId: sql.placeholder("sessionId"),
-      idx: sql.placeholder("idx"),
-      type: sql.placeholder("type"),
-      turnId: sql.placeholder("turnId"),
-      at: sql.placeholder("at"),
-      data: sql.placeholder("data"),
-    })
-    .prepare();
-  const updateLast = db
-    .update(sessions)
-    .set({ lastIndex: sql`${sql.placeholder("lastIndex")}`, updatedAt: sql`${sql.placeholder("at")}` })
-    .where(eq(sessions.id, sql.placeholder("sessionId")))
-    .prepare();
+  // The append path runs for every event of every turn: raw prepared statements, no query building.
+  const selectLast = sqlite.prepare("SELECT last_index FROM sessions WHERE id = ?").pluck(true);
+  const insertEvent = sqlite.prepare(
+    "INSERT INTO events (session_id, idx, type, turn_id, at, data) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const updateLast = sqlite.prepare("UPDATE sessions SET last_index = ?, updated_at = ? WHERE id = ?");
   const selectFrom = db
     .select()
     .from(events)
@@ -78,25 +63,25 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
     .limit(sql.placeholder("limit"))
     .prepare();
 
-  const lastIndex = (sessionId: string): number => selectLast.get({ sessionId })?.lastIndex ?? -1;
+  const lastIndex = (sessionId: string): number => (selectLast.get(sessionId) as number | undefined) ?? -1;
   const selectRaw = sqlite
     .prepare("SELECT idx, type, turn_id, at, data FROM events WHERE session_id = ? AND idx >= ? ORDER BY idx LIMIT ?")
     .raw(true);
 
   const insertAll = sqlite.transaction((sessionId: string, drafts: readonly EventDraft[]): AnyBdkEvent[] => {
-    const current = selectLast.get({ sessionId });
-    if (!current) throw new BdkError("not_found", `Session ${sessionId} not found.`);
+    const current = selectLast.get(sessionId) as number | undefined;
+    if (current === undefined) throw new BdkError("not_found", `Session ${sessionId} not found.`);
     const stored: AnyBdkEvent[] = [];
-    let index = current.lastIndex;
+    let index = current;
     let at = "";
     for (const draft of drafts) {
       index++;
       at = ctx.now();
       const turnId = draft.turnId ?? null;
-      insertEvent.run({ sessionId, idx: index, type: draft.type, turnId, at, data: draft.data });
+      insertEvent.run(sessionId, index, draft.type, turnId, at, JSON.stringify(draft.data));
       stored.push(toEvent({ sessionId, idx: index, type: draft.type, turnId, at, data: draft.data }));
     }
-    updateLast.run({ sessionId, lastIndex: index, at });
+    updateLast.run(index, at, sessionId);
     return stored;
   });
 

@@ -1,0 +1,68 @@
+/**
+ * The programmatic host: `serve()` in this process, with the handle's
+ * dispatchSchedule, createReminder and dispatchReminder, and the cron
+ * cadence driven by an injected clock.
+ */
+import path from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { copyProject, KIT_ROOT, removeTempProjects } from "../server/load/testing/temp-project.ts";
+import { ManualClock } from "../server/schedules/clock.ts";
+import { serve, type ServeHandle, type ServeOptions } from "../web/serve.ts";
+
+const SCHEDULED = path.resolve(KIT_ROOT, "..", "shared", "conformance", "scheduled");
+let handle: ServeHandle | undefined;
+
+async function start(options: ServeOptions): Promise<ServeHandle> {
+  handle = await serve(copyProject(SCHEDULED), { port: 0, env: { BDK_MODEL: "scripted" }, ...options });
+  return handle;
+}
+
+afterEach(async () => {
+  await handle?.close();
+  handle = undefined;
+  removeTempProjects();
+});
+
+it("dispatches a schedule, then creates and dispatches a named reminder into that conversation", async () => {
+  const served = await start({ dev: true });
+  const { scheduleId, sessionIds } = await served.dispatchSchedule("alert-sweep");
+  expect(scheduleId).toBe("alert-sweep");
+  const { opened } = served.agents[0];
+  const session = opened.store.sessions.get(sessionIds[0])!;
+  await opened.runtime.idle(session.id);
+
+  const reminder = await served.createReminder({
+    purpose: "ci_recheck",
+    channelId: "webhook",
+    continuationToken: session.continuationToken!,
+    delay: "2h",
+    handler: opened.agent.reminders.get("ci_recheck"),
+    args: { prUrl: "https://github.com/acme/checkout/pull/42" },
+  });
+  expect(reminder).toMatchObject({ handler: "ci_recheck", delay: "2h", sessionId: session.id, status: "armed" });
+  // --dev: the timer never fires on its own; the handle fires it.
+  expect(await served.dispatchReminder(reminder.id)).toEqual({ reminderId: reminder.id, action: "delivered", sessionIds: [session.id] });
+  await opened.runtime.idle(session.id);
+  expect(opened.store.reminders.get(reminder.id)?.status).toBe("done");
+
+  const listed = await fetch(`${served.url}/v1/dev/reminders`);
+  expect(((await listed.json()) as { reminders: unknown[] }).reminders).toEqual([]);
+}, 240_000);
+
+it("without --dev the cron cadence fires on the clock; schedules: false (--no-schedules) turns it off", async () => {
+  const clock = new ManualClock("2026-03-02T08:59:30Z");
+  const served = await start({ clock });
+  const { opened } = served.agents[0];
+  const schedules = () => opened.store.sessions.list({ limit: 50 }).sessions.map((session) => session.principal.id).sort();
+  await clock.advanceTo("2026-03-02T09:00:05Z");
+  // 09:00 on a Monday: alert-sweep (*/30) and daily-summary (0 9 * * 1-5).
+  expect(schedules()).toEqual(["schedule/alert-sweep", "schedule/daily-summary"]);
+  await clock.advanceTo("2026-03-02T09:29:00Z");
+  expect(schedules()).toHaveLength(2);
+  await handle!.close();
+
+  const quiet = new ManualClock("2026-03-02T08:59:30Z");
+  const off = await start({ clock: quiet, schedules: false });
+  await quiet.advanceTo("2026-03-02T10:00:05Z");
+  expect(off.agents[0].opened.store.sessions.list({ limit: 50 }).sessions).toEqual([]);
+}, 240_000);
