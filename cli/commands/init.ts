@@ -63,14 +63,22 @@ function npmInstall(dir: string, io: CommandIO): Promise<boolean> {
     });
     const collect = (chunk: Buffer) => {
       output += chunk;
-      if (!tty) io.stdout.write(chunk.toString().replace(/^(?=.)/gm, "  "));
+      if (!tty) {
+        const lines = chunk.toString().split("\n").filter((line) => line.trim());
+        for (const line of lines) io.stdout.write(`  ${line}\n`);
+      }
     };
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
+    let finished = false;
+    // A spawn failure can report both "error" and "close": answer once.
     const finish = (ok: boolean, message: string) => {
+      if (finished) return;
+      finished = true;
       if (timer) clearInterval(timer);
       if (tty) io.stdout.write("\r\x1b[2K");
-      if (ok) io.stdout.write(`Installed dependencies in ${seconds()}.\n`);
+      const summary = tty ? /(added|changed|up to date)[^\n]*?(?= in \d|\n|$)/.exec(output)?.[0] : undefined;
+      if (ok) io.stdout.write(`Installed dependencies in ${seconds()}${summary ? ` (${summary})` : ""}.\n`);
       else io.stderr.write(`${tty ? output : ""}bdk init: ${message}\n`);
       resolve(ok);
     };

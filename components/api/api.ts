@@ -77,8 +77,9 @@ export function createApi(base: string) {
     fireSchedule: (name: string) =>
       apiJson<{ ok?: boolean; scheduleId: string; sessionIds: string[] }>(v1(`/dev/schedules/${enc(name)}`), jsonBody("POST")),
 
-    /** Mount path of a custom channel route (`/v1/channels/<id>/<route>`). */
+    /** Mount path of a custom channel route (`/v1/channels/<id>/<route>`); `info` may report it already mounted. */
     channelRouteUrl: (channelId: string, path: string) => {
+      if (path.startsWith("/v1/")) return `${base}${path}`;
       const suffix = !path || path === "/" ? "" : path.startsWith("/") ? path : `/${path}`;
       return v1(`/channels/${enc(channelId)}${suffix}`);
     },

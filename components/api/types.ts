@@ -69,6 +69,9 @@ export interface AgentInfo {
   channels?: ChannelInfo[];
   schedules?: ScheduleInfo[];
   hooks?: unknown;
+  extensions?: unknown;
+  /** Discovered filesystem evals (what `GET /v1/evals` would list). */
+  evals?: EvalSummary[];
   diagnostics?: DiagnosticInfo[];
   dev?: boolean;
   [key: string]: unknown;

@@ -77,22 +77,14 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const logger = createLogger(store, options.echo);
   const env = options.env ?? process.env;
 
-  const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] => {
-    const chain = resolveModelChain(config.model, config.modelFallbacks ?? [], {
+  const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] =>
+    resolveModelChain(config.model, config.modelFallbacks ?? [], {
       env,
       agentName,
       dev: options.dev,
       override: options.model,
     });
-    for (const candidate of chain) {
-      if (candidate.fellBackToScripted) {
-        logger.warn(`No credential for the configured model: using the offline scripted model instead.`, {
-          model: candidate.requestedId ?? candidate.id,
-        });
-      }
-    }
-    return chain;
-  };
+  if (options.dev) warnAboutScriptedFallback(resolveModels(agent.config, agent.name), logger);
 
   const clock = options.clock ?? systemClock;
   const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
@@ -123,4 +115,15 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       store.close();
     },
   };
+}
+
+/** `bdk dev` without a credential runs the scripted model: say so once, loudly, at start. */
+function warnAboutScriptedFallback(chain: ModelCandidate[], logger: Logger): void {
+  const fallback = chain.find((candidate) => (candidate as { fellBackToScripted?: boolean }).fellBackToScripted) as
+    | (ModelCandidate & { requestedId?: string; fallbackReason?: string })
+    | undefined;
+  if (!fallback) return;
+  logger.warn(
+    `Using the offline scripted model instead of ${fallback.requestedId ?? "the configured model"}: ${fallback.fallbackReason ?? "no credential is set"}.`,
+  );
 }

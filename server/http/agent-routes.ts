@@ -184,9 +184,9 @@ export const sessionRoutes = {
     return json({ ok: true, approvals });
   },
 
-  async resolveApproval({ request, params, opened, principal }) {
+  async resolveApproval({ request, params, opened, principal, seesAll }) {
     const body = await readJsonBody(request, approvalBody);
-    const row = opened.runtime.resolveApproval(params.id, params.approvalId, body, principal);
+    const row = opened.runtime.resolveApproval(params.id, params.approvalId, body, principal, { anyOwner: seesAll });
     return json({ ok: true, approvalId: row.id, status: row.status, by: row.resolvedBy });
   },
 

@@ -306,14 +306,20 @@ export class SessionRuntime {
     return this.store.approvals.listPending({ principalId });
   }
 
-  /** Approve or deny a parked call; 409 when already resolved. Resumes a turn parked before a restart. */
+  /**
+   * Approve or deny a parked call; 409 when already resolved. Resumes a turn
+   * parked before a restart. `anyOwner`: the caller sees every principal's
+   * sessions (dev on loopback, anonymous), so the approvals inbox it is shown
+   * includes calls parked by channel sessions, and it may resolve them.
+   */
   resolveApproval(
     sessionId: string,
     approvalId: string,
     decision: { approved: boolean; reason?: string },
     principal: Principal,
+    options: { anyOwner?: boolean } = {},
   ): ApprovalRow {
-    this.requireSession(sessionId, principal);
+    if (!options.anyOwner) this.requireSession(sessionId, principal);
     const row = this.store.approvals.get(approvalId);
     if (!row || row.sessionId !== sessionId) {
       throw new BdkError("not_found", `No approval ${approvalId} in session ${sessionId}.`);

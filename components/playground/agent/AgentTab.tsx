@@ -58,6 +58,7 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
         <EntryList title="Subagents" value={info.subagents} empty="No subagents" />
         <EntryList title="Connections" value={info.connections} empty="No MCP connections" />
         <EntryList title="Hooks" value={info.hooks} empty="No hooks" />
+        {Array.isArray(info.extensions) && info.extensions.length ? <EntryList title="Extensions" value={info.extensions} empty="No extensions" /> : null}
       </div>
 
       <ChannelsSection channels={list(info.channels)} />

@@ -9,7 +9,7 @@ export interface NamedEntry {
   facts: Array<[string, string]>;
 }
 
-const NAME_KEYS = ["name", "id", "event", "key", "slug"];
+const NAME_KEYS = ["name", "id", "namespace", "event", "key", "slug"];
 const SKIP = new Set([...NAME_KEYS, "description", "instructions", "markdown", "inputSchema", "files"]);
 
 export function namedEntries(value: unknown): NamedEntry[] {
@@ -40,6 +40,13 @@ function fact(value: unknown): string | undefined {
     if (value.length === 0) return undefined;
     const names = value.map((v) => (typeof v === "string" ? v : v && typeof v === "object" ? ((v as { name?: unknown }).name ?? (v as { id?: unknown }).id) : undefined)).filter(Boolean);
     return names.length ? names.join(", ") : `${value.length} items`;
+  }
+  if (typeof value === "object") {
+    // e.g. an extension's `contributes: { tools: [...], instructions: true }`
+    const parts = Object.entries(value as Record<string, unknown>)
+      .map(([key, inner]) => (inner === true ? key : fact(inner) && !(typeof inner === "object" && !Array.isArray(inner)) ? `${key}: ${fact(inner)}` : undefined))
+      .filter(Boolean);
+    return parts.length ? parts.join("; ") : undefined;
   }
   return undefined;
 }

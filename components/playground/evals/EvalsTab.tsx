@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage, isMissingRoute } from "../../api/errors.ts";
+import type { AgentInfo } from "../../api/types.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Chip } from "../../ui/Chip.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -21,7 +22,7 @@ import { EvalRunDetail } from "./EvalRunDetail.tsx";
 import { runSummaryText } from "./eval-results.ts";
 
 /** Filesystem evals: pick and run them, read results per assertion, compare two runs. */
-export function EvalsTab() {
+export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
   const api = useApi();
   const nav = useNavigation();
   const queryClient = useQueryClient();
@@ -41,12 +42,25 @@ export function EvalsTab() {
   });
 
   if (evals.isError && isMissingRoute(evals.error)) {
+    const discovered = Array.isArray(info?.evals) ? info.evals : [];
     return (
-      <div className="mx-auto max-w-5xl px-4 py-6">
-        <EmptyState title="Evals are not available on this server yet">
-          This server does not expose <code className="font-mono">/v1/evals</code>. Evals live in <code className="font-mono">evals/**/*.eval.ts</code>; run them with{" "}
-          <code className="font-mono">bdk eval</code> meanwhile.
+      <div className="mx-auto max-w-5xl space-y-6 px-4 py-6">
+        <EmptyState title="Running evals from the browser is not available on this server yet">
+          It does not expose <code className="font-mono">/v1/evals</code>. Run them with <code className="font-mono">bdk eval</code> meanwhile.
         </EmptyState>
+        {discovered.length ? (
+          <Section title="Discovered evals" count={discovered.length}>
+            <ul className={`${cardClass} divide-y divide-zinc-200 dark:divide-zinc-800`}>
+              {discovered.map((item) => (
+                <li key={item.id} className="flex flex-wrap items-baseline gap-x-3 px-4 py-2.5">
+                  <span className="font-mono text-sm">{item.id}</span>
+                  {item.file ? <span className="font-mono text-xs text-zinc-500">{item.file}</span> : null}
+                  <span className="text-xs text-zinc-500">{(item.tags ?? []).map((tag) => `#${tag}`).join(" ")}</span>
+                </li>
+              ))}
+            </ul>
+          </Section>
+        ) : null}
       </div>
     );
   }

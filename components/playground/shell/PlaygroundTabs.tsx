@@ -58,7 +58,7 @@ export function PlaygroundTabs({ info, feed }: { info: AgentInfo | undefined; fe
           <ApprovalsTab query={approvals} />
         </TabPanel>
         <TabPanel idPrefix={PREFIX} id="evals" active={nav.tab === "evals"} className={page}>
-          <EvalsTab />
+          <EvalsTab info={info} />
         </TabPanel>
         <TabPanel idPrefix={PREFIX} id="agent" active={nav.tab === "agent"} className={page}>
           <AgentTab info={info} />
