@@ -6,6 +6,8 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 export interface E2eContext {
+  /** The kit checkout under test (where bin/bdk.mjs lives). */
+  kitDir: string;
   baseUrl: string;
   token: string;
   browser: Browser;
@@ -38,8 +40,9 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
-export function createContext(baseUrl: string, token: string, browser: Browser): E2eContext {
+export function createContext(kitDir: string, baseUrl: string, token: string, browser: Browser): E2eContext {
   return {
+    kitDir,
     baseUrl,
     token,
     browser,

@@ -5,6 +5,9 @@
  * `N passed, M failed` (exit code 1 on any failure).
  *
  *   node --import tsx e2e/run.ts [name filter]
+ *
+ * E2E_KIT_DIR=<dir> serves another checkout of the kit (e.g. a copy without
+ * someone's half-written routes); tests and screenshots stay in this one.
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -15,7 +18,8 @@ import { captureScreenshots } from "./screenshots.ts";
 import { startServer, type ServerProcess } from "./server-process.ts";
 
 const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
-const KIT_DIR = path.resolve(E2E_DIR, "..");
+const REPO_DIR = path.resolve(E2E_DIR, "..");
+const KIT_DIR = process.env.E2E_KIT_DIR ? path.resolve(process.env.E2E_KIT_DIR) : REPO_DIR;
 
 async function loadTests(filter: string | undefined): Promise<Array<{ file: string; test: E2eTest }>> {
   const files = readdirSync(E2E_DIR).filter((name) => name.endsWith(".e2e.ts")).sort();
@@ -47,7 +51,7 @@ async function main(): Promise<number> {
   try {
     server = await startServer(KIT_DIR, path.join(KIT_DIR, "bot-examples", "pr-approver"), path.join(E2E_DIR, ".work"));
     browser = await launchChromium();
-    const ctx = createContext(server.baseUrl, server.token, browser);
+    const ctx = createContext(KIT_DIR, server.baseUrl, server.token, browser);
     for (const { file, test } of tests) {
       const started = Date.now();
       try {
@@ -59,7 +63,7 @@ async function main(): Promise<number> {
     }
     if (!filter) {
       try {
-        const files = await captureScreenshots(ctx, path.join(KIT_DIR, "docs", "screenshots"));
+        const files = await captureScreenshots(ctx, path.join(REPO_DIR, "docs", "screenshots"));
         record(`screenshots (${files.length} written to docs/screenshots/)`);
       } catch (err) {
         record("screenshots", err);

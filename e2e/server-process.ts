@@ -27,16 +27,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(kitDir: string, projectDir: string, workDir: string): Promise<ServerProcess> {
+/** `extraArgs` are added to the serve command (e.g. `--dev`); `name` picks the log file. */
+export async function startServer(kitDir: string, projectDir: string, workDir: string, extraArgs: string[] = [], name = "server"): Promise<ServerProcess> {
   const port = await freePort();
   const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-e2e-state-"));
   const token = `e2e-${Math.random().toString(36).slice(2)}`;
   mkdirSync(workDir, { recursive: true });
-  const logFile = path.join(workDir, "server.log");
+  const logFile = path.join(workDir, `${name}.log`);
   const log = createWriteStream(logFile);
   const child: ChildProcess = spawn(
     process.execPath,
-    ["bin/bdk.mjs", "serve", "--dir", projectDir, "--port", String(port), "--state-root", stateRoot, "--bearer-token", token],
+    ["bin/bdk.mjs", "serve", "--dir", projectDir, "--port", String(port), "--state-root", stateRoot, "--bearer-token", token, ...extraArgs],
     { cwd: kitDir, env: { ...process.env, BDK_MODEL: "scripted" }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   child.stdout?.pipe(log);

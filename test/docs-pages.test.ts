@@ -3,13 +3,26 @@
  * over docs/*.md, the CLI page against the command registry, and the pages
  * served by `bdk serve` (gone with --no-docs).
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listPages, readPage, renderPage, searchDocs } from "../app/docs/library.ts";
 import { renderMarkdown } from "../app/docs/markdown.ts";
 import { commands } from "../cli/commands/index.ts";
-import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { BIN, freePort, KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+
+function bdkDocs(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "docs", ...args], { cwd: KIT_DIR, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 describe("renderMarkdown", () => {
   it("renders headings with anchors, lists, tables, code and links", () => {
@@ -157,5 +170,21 @@ describe("/docs on a running server", () => {
     expect((await fetch(`${withoutDocs.url}/docs`)).status).toBe(404);
     expect((await fetch(`${withoutDocs.url}/docs/auth`)).status).toBe(404);
     expect((await fetch(`${withoutDocs.url}/health`)).status).toBe(200);
+  });
+
+  it("bdk docs prints the server's docs URL, or the local folder when no server serves them", async () => {
+    expect((await bdkDocs(["--url", server.url])).stdout).toBe(`${server.url}/docs\n`);
+    expect((await bdkDocs(["auth", "--url", server.url])).stdout).toBe(`${server.url}/docs/auth\n`);
+
+    const disabled = await bdkDocs(["--url", withoutDocs.url]);
+    expect(disabled.stdout).toBe(`${path.join(KIT_DIR, "docs")}\n`);
+    expect(disabled.stderr).toContain("--no-docs");
+
+    const nobody = await bdkDocs(["tools", "--url", `http://127.0.0.1:${await freePort()}`]);
+    expect(nobody).toEqual({ code: 0, stdout: `${path.join(KIT_DIR, "docs", "tools.md")}\n`, stderr: "" });
+
+    const unknown = await bdkDocs(["nope", "--url", server.url]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("getting-started");
   });
 });

@@ -1,5 +1,5 @@
 import type { AgentIndexEntry } from "../api/types.ts";
-import { ExternalIcon } from "../ui/icons.tsx";
+import { ChevronIcon } from "../ui/icons.tsx";
 
 export function AgentCard({ agent }: { agent: AgentIndexEntry }) {
   const model = typeof agent.model === "string" ? agent.model : agent.model?.id;
@@ -16,9 +16,9 @@ export function AgentCard({ agent }: { agent: AgentIndexEntry }) {
           </span>
           <span className="min-w-0 flex-1">
             <span className="block truncate font-semibold">{agent.name ?? agent.slug}</span>
-            <span className="block truncate font-mono text-xs text-zinc-500">/{agent.slug}</span>
+            <span className="block truncate font-mono text-xs text-zinc-500">{href}</span>
           </span>
-          <ExternalIcon className="size-4 text-zinc-400 group-hover:text-indigo-500" />
+          <ChevronIcon className="size-4 text-zinc-400 group-hover:text-indigo-500" />
         </span>
         {model ? <span className="font-mono text-xs text-zinc-500">{model}</span> : null}
       </a>

@@ -14,12 +14,18 @@ export function Modal({ title, onClose, children, footer }: { title: ReactNode; 
     return () => previous?.focus();
   }, []);
 
+  // Escape must work even when focus fell out of the panel (a button that became disabled drops it).
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  useEffect(() => {
+    const onDocumentKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === "Escape") closeRef.current();
+    };
+    document.addEventListener("keydown", onDocumentKey);
+    return () => document.removeEventListener("keydown", onDocumentKey);
+  }, []);
+
   function onKeyDown(event: KeyboardEvent) {
-    if (event.key === "Escape") {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
     if (event.key !== "Tab" || !panel.current) return;
     const focusable = [...panel.current.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), textarea, input, select, [tabindex='0']")];
     if (focusable.length === 0) return;

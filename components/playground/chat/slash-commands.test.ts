@@ -38,3 +38,11 @@ describe("slash commands", () => {
     expect(parseSlash("hello")).toBeUndefined();
   });
 });
+
+describe("routes without a body schema", () => {
+  it("send the text as { message }", () => {
+    const [, ping] = slashCommandsFromInfo({ channels: [{ id: "hook", routes: [{ method: "POST", path: "/v1/channels/hook/ping" }] }] });
+    expect(ping.name).toBe("ping");
+    expect(commandBody(ping, "hello")).toEqual({ message: "hello" });
+  });
+});

@@ -54,10 +54,14 @@ export function parseSlash(input: string): { name: string; rest: string } | unde
   return match ? { name: match[1], rest: (match[2] ?? "").trim() } : undefined;
 }
 
-/** A JSON argument is sent as-is; plain text fills the route's first required string field. */
+/**
+ * A JSON argument is sent as-is; plain text fills the route's first required
+ * string field (`{ message }` when the route reports no body schema).
+ */
 export function commandBody(command: SlashCommand, text: string): unknown {
   if (!command.route || command.route.method === "GET" || command.route.method === "HEAD") return undefined;
   if (text.startsWith("{")) return JSON.parse(text);
+  if (!command.route.bodySchema) return text ? { message: text } : {};
   const example = exampleFromSchema(command.route.bodySchema);
   const body = example && typeof example === "object" && !Array.isArray(example) ? (example as Record<string, unknown>) : {};
   return command.route.field ? { ...body, [command.route.field]: text } : body;
@@ -65,5 +69,6 @@ export function commandBody(command: SlashCommand, text: string): unknown {
 
 export function commandUsage(command: SlashCommand): string {
   if (!command.route) return `/${command.name}`;
-  return command.route.field ? `/${command.name} <${command.route.field}>` : `/${command.name}`;
+  if (command.route.field) return `/${command.name} <${command.route.field}>`;
+  return command.route.bodySchema ? `/${command.name}` : `/${command.name} <text or JSON>`;
 }

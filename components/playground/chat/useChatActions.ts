@@ -49,7 +49,13 @@ export function useChatActions(commands: SlashCommand[], lastIndex: number) {
     }
     const url = api.channelRouteUrl(command.route.channelId, command.route.path);
     const result = await callRoute(url, command.route.method, body);
-    const summary = typeof result.body === "string" ? result.body : JSON.stringify(result.body, null, 2);
+    const serverMessage = (result.body as { message?: unknown } | null)?.message;
+    const summary =
+      !result.ok && typeof serverMessage === "string"
+        ? `${serverMessage}\nA JSON argument is sent as the body: /${command.name} {"field": "value"}`
+        : typeof result.body === "string"
+          ? result.body
+          : JSON.stringify(result.body, null, 2);
     if (result.sessionId) {
       const token = (result.body as { continuationToken?: unknown }).continuationToken;
       if (typeof token === "string") writeContinuationToken(api.base, result.sessionId, token);

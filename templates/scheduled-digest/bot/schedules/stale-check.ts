@@ -10,7 +10,7 @@ export default defineSchedule({
     if (stale.length === 0) return;
     waitUntil(
       receive(digest, {
-        message: `These items are stale: ${stale.map((item) => item.id).join(", ")}. Write a short nudge for their owners.`,
+        message: `These items are stale: ${stale.map((item) => item.id).join(", ")}. Check them with open_items and draft a short nudge for their owners.`,
         auth: appAuth,
       }),
     );
