@@ -96,3 +96,14 @@ describe("multi-agent host with anonymous access", () => {
     expect(listed.sessions[0].principal.id).toBe("anonymous");
   });
 });
+
+describe("--no-playground", () => {
+  it("removes the agents index, the home page and the playground but keeps the API", async () => {
+    const server = await startServer({ dir: path.join(EXAMPLES, "hello"), args: ["--no-playground"] });
+    servers.push(server);
+    for (const route of ["/", "/playground", "/v1/agents"]) {
+      expect((await fetch(`${server.url}${route}`)).status, route).toBe(404);
+    }
+    expect((await fetch(`${server.url}/v1/info`)).status).toBe(200);
+  }, 180_000);
+});

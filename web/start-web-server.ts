@@ -40,6 +40,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
       return;
     }
+    if (!options.httpHost.options.playground && isPlaygroundPath(new URL(url, "http://x").pathname)) {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end('{"ok":false,"error":"not_found","message":"The playground is disabled (--no-playground)."}');
+      return;
+    }
     if (single && (url.startsWith("/v1/") || url === "/v1") && !url.startsWith("/v1/agents")) {
       req.url = `/${single}${url}`;
     }
@@ -63,4 +68,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       setHttpHost(undefined);
     },
   };
+}
+
+/** `/`, `/playground` and `/<slug>/playground`: what `--no-playground` removes (with `/v1/agents`). */
+function isPlaygroundPath(pathname: string): boolean {
+  return pathname === "/" || /^\/(?:[^/]+\/)?playground\/?$/.test(pathname) || pathname.startsWith("/_next/");
 }
