@@ -7,8 +7,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { projectInfo } from "../server/discover/info.ts";
 import { loadAgent } from "../server/load/load-agent.ts";
 import { copyProject, KIT_ROOT, removeTempProjects } from "../server/load/testing/temp-project.ts";
+import { CONFORMANCE_DIR } from "./support/conformance.ts";
 
-const CONFORMANCE = "/work/shared/conformance";
+const CONFORMANCE = CONFORMANCE_DIR;
 
 afterAll(removeTempProjects);
 

@@ -10,8 +10,9 @@ import { copyProject, removeTempProjects } from "../server/load/testing/temp-pro
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { openStore, type Store } from "../server/store/index.ts";
 import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { CONFORMANCE_DIR } from "./support/conformance.ts";
 
-const SCHEDULED = path.resolve(KIT_DIR, "..", "shared", "conformance", "scheduled");
+const SCHEDULED = path.join(CONFORMANCE_DIR, "scheduled");
 let server: RunningServer;
 let store: Store;
 let dir: string;

@@ -6,9 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { copyProject, removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
 import { findAll, parseXml } from "../server/evals/testing/xml.ts";
 import { BIN, KIT_DIR } from "./support/bdk-server.ts";
+import { CONFORMANCE_DIR } from "./support/conformance.ts";
 
 const PR_APPROVER = path.join(KIT_DIR, "bot-examples", "pr-approver");
-const QUICKSTART = "/work/shared/conformance/quickstart";
+const QUICKSTART = path.join(CONFORMANCE_DIR, "quickstart");
 
 interface CliResult {
   code: number | null;

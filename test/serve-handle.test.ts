@@ -8,8 +8,9 @@ import { afterEach, expect, it } from "vitest";
 import { copyProject, KIT_ROOT, removeTempProjects } from "../server/load/testing/temp-project.ts";
 import { ManualClock } from "../server/schedules/clock.ts";
 import { serve, type ServeHandle, type ServeOptions } from "../web/serve.ts";
+import { CONFORMANCE_DIR } from "./support/conformance.ts";
 
-const SCHEDULED = path.resolve(KIT_ROOT, "..", "shared", "conformance", "scheduled");
+const SCHEDULED = path.join(CONFORMANCE_DIR, "scheduled");
 let handle: ServeHandle | undefined;
 
 async function start(options: ServeOptions): Promise<ServeHandle> {
