@@ -9,7 +9,7 @@ import { openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
 import { copyProject, removeTempProjects } from "../server/load/testing/temp-project.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { openStore, type Store } from "../server/store/index.ts";
-import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { type RunningServer, startServer } from "./support/bdk-server.ts";
 import { CONFORMANCE_DIR } from "./support/conformance.ts";
 
 const SCHEDULED = path.join(CONFORMANCE_DIR, "scheduled");

@@ -3,25 +3,17 @@
  * over docs/*.md, the CLI page against the command registry, and the pages
  * served by `bdk serve` (gone with --no-docs).
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listPages, readPage, renderPage, searchDocs } from "../app/docs/library.ts";
 import { renderMarkdown } from "../app/docs/markdown.ts";
 import { commands } from "../cli/commands/index.ts";
-import { BIN, freePort, KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { freePort, KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { runBdk } from "./support/run-process.ts";
 
-function bdkDocs(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "docs", ...args], { cwd: KIT_DIR, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function bdkDocs(args: string[]) {
+  return runBdk(["docs", ...args]);
 }
 
 describe("renderMarkdown", () => {

@@ -1,12 +1,12 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { copyProject, removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
 import { findAll, parseXml } from "../server/evals/testing/xml.ts";
-import { BIN, KIT_DIR } from "./support/bdk-server.ts";
+import { KIT_DIR } from "./support/bdk-server.ts";
 import { CONFORMANCE_DIR } from "./support/conformance.ts";
+import { runBdk } from "./support/run-process.ts";
 
 const PR_APPROVER = path.join(KIT_DIR, "bot-examples", "pr-approver");
 const QUICKSTART = path.join(CONFORMANCE_DIR, "quickstart");
@@ -18,19 +18,7 @@ interface CliResult {
 }
 
 function bdk(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: KIT_DIR,
-      env: { ...process.env, BDK_MODEL: "scripted", NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBdk(args, { BDK_MODEL: "scripted", ...env });
 }
 
 const stateRoot = () => mkdtempSync(path.join(os.tmpdir(), "bdk-eval-cli-"));

@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { runBdk } from "./support/run-process.ts";
 
 const PR_APPROVER = path.join(KIT_DIR, "bot-examples", "pr-approver");
 
@@ -109,19 +109,7 @@ describe("eval routes", () => {
 
   it("bdk eval --url drives the server's agent through the HTTP API", async () => {
     const stateRoot = mkdtempSync(path.join(os.tmpdir(), "bdk-eval-url-"));
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, "eval", "--url", server.url, "--dir", PR_APPROVER, "--state-root", stateRoot, "--json"], {
-        cwd: KIT_DIR,
-        env: { ...process.env, NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk) => (stdout += chunk));
-      child.stderr.on("data", (chunk) => (stderr += chunk));
-      child.once("error", reject);
-      child.once("close", (code) => resolve({ code, stdout, stderr }));
-    });
+    const result = await runBdk(["eval", "--url", server.url, "--dir", PR_APPROVER, "--state-root", stateRoot, "--json"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { passed: boolean; options: { target: string }; cases: StoredCase[] };

@@ -5,7 +5,6 @@
  * node_modules link to the kit's instead of an install, except in the one
  * test that runs the real (offline) `npm install`.
  */
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -13,28 +12,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listTemplates } from "../templates/scaffold.ts";
 import { BIN, KIT_DIR } from "./support/bdk-server.ts";
+import { runProcess } from "./support/run-process.ts";
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? KIT_DIR,
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runProcess;
 
 const bdk = (args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) => run(process.execPath, [BIN, ...args], options);
 const tsc = (dir: string) => run(process.execPath, [path.join(KIT_DIR, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", dir]);

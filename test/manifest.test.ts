@@ -3,26 +3,17 @@
  * secrets (declared, model credentials, connection templates, channel packs,
  * process.env reads), egress, routes, schedules and the env variables.
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadAgent } from "../server/load/load-agent.ts";
 import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
 import { deploymentManifest, type DeploymentManifest } from "../server/manifest/deployment-manifest.ts";
-import { BIN, KIT_DIR } from "./support/bdk-server.ts";
+import { runBdk } from "./support/run-process.ts";
 
 afterAll(removeTempProjects);
 
-function bdk(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: KIT_DIR, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function bdk(args: string[], env: Record<string, string> = {}) {
+  return runBdk(args, env);
 }
 
 async function manifestOf(dir: string): Promise<DeploymentManifest> {

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { copyProject, KIT_ROOT, removeTempProjects } from "../server/load/testing/temp-project.ts";
+import { copyProject, removeTempProjects } from "../server/load/testing/temp-project.ts";
 import { ManualClock } from "../server/schedules/clock.ts";
 import { serve, type ServeHandle, type ServeOptions } from "../web/serve.ts";
 import { CONFORMANCE_DIR } from "./support/conformance.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ArtifactsDefinition } from "../authoring/artifacts.ts";
 import type { LoadedTool } from "../load/types.ts";
+import { builtinTool } from "./builtin-tools/define.ts";
 
 const input = z.object({
   kind: z.string(),
@@ -15,23 +16,11 @@ export function createTagArtifactTool(registry: ArtifactsDefinition): LoadedTool
   const kinds = Object.entries(registry.kinds)
     .map(([kind, spec]) => `- ${kind}: ${spec.description}`)
     .join("\n");
-  return {
-    name: "tag_artifact",
-    description: `Record a durable artifact of this session. Kinds:\n${kinds}`,
-    inputJsonSchema: z.toJSONSchema(input) as Record<string, unknown>,
-    parseInput(raw) {
-      const parsed = input.safeParse(raw);
-      if (parsed.success) return { ok: true, value: parsed.data };
-      return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
-    },
-    async execute(raw, ctx) {
-      return ctx.artifacts.tag(raw as z.output<typeof input>);
-    },
-    execution: "server",
-    source: "builtin",
-    effect: () => "write",
-    effectLabel: "write",
-    needsApproval: async () => false,
-    needsApprovalLabel: false,
-  };
+  return builtinTool(
+    "tag_artifact",
+    `Record a durable artifact of this session. Kinds:\n${kinds}`,
+    input,
+    (artifact, ctx) => ctx.artifacts.tag(artifact),
+    { effect: "write" },
+  );
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolContext } from "../authoring/tools.ts";
 import type { LoadedTool, ResolvedSubagent } from "../load/types.ts";
+import { builtinTool } from "./builtin-tools/define.ts";
 import type { EventDraft } from "../protocol/events.ts";
 
 export interface TaskToolOptions {
@@ -18,17 +19,11 @@ const input = z.object({
 /** The built-in `task` tool: delegate a prompt to a subagent and return its answer. */
 export function createTaskTool(options: TaskToolOptions): LoadedTool {
   const catalogue = options.subagents.map((subagent) => `- ${subagent.id}: ${subagent.description}`).join("\n");
-  return {
-    name: "task",
-    description: `Delegate a self-contained task to a subagent and get its answer back.\nSubagents:\n${catalogue}`,
-    inputJsonSchema: z.toJSONSchema(input) as Record<string, unknown>,
-    parseInput(raw) {
-      const parsed = input.safeParse(raw);
-      if (parsed.success) return { ok: true, value: parsed.data };
-      return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
-    },
-    async execute(raw, ctx) {
-      const { subagent: id, prompt } = raw as z.output<typeof input>;
+  return builtinTool(
+    "task",
+    `Delegate a self-contained task to a subagent and get its answer back.\nSubagents:\n${catalogue}`,
+    input,
+    async ({ subagent: id, prompt }, ctx) => {
       const subagent = options.subagents.find((candidate) => candidate.id === id);
       if (!subagent) {
         throw new Error(`No subagent "${id}". Available: ${options.subagents.map((s) => s.id).join(", ") || "none"}.`);
@@ -44,11 +39,5 @@ export function createTaskTool(options: TaskToolOptions): LoadedTool {
         throw error;
       }
     },
-    execution: "server",
-    source: "builtin",
-    effect: () => "read",
-    effectLabel: "read",
-    needsApproval: async () => false,
-    needsApprovalLabel: false,
-  };
+  );
 }

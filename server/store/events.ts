@@ -2,7 +2,7 @@ import { and, asc, eq, gte, sql } from "drizzle-orm";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, BdkEvent, EventDraft } from "../protocol/events.ts";
 import type { StoreContext } from "./context.ts";
-import { events, sessions } from "./schema.ts";
+import { events } from "./schema.ts";
 import { appendTrace } from "./trace.ts";
 
 export interface EventListOptions {
