@@ -182,6 +182,78 @@ export const tests: E2eTest[] = [
     },
   },
   {
+    name: "Evals: run all from the browser, read per-assertion results, compare two runs",
+    async run(ctx) {
+      const { page, context } = await ctx.newPage();
+      try {
+        await page.goto("/playground?tab=evals");
+        await page.getByRole("checkbox").first().waitFor();
+        const runAll = page.getByRole("button", { name: "Run all" });
+        await runAll.click();
+        const run = page.getByTestId("eval-run");
+        await eventually("the run finished", async () => ((await run.textContent()) ?? "").includes("passed"), 30_000);
+        await eventually("every case has a verdict", async () => {
+          const cases = page.getByTestId("eval-case");
+          const count = await cases.count();
+          return count > 0 && !((await run.textContent()) ?? "").includes("running");
+        }, 30_000);
+        assert(((await page.getByTestId("eval-case").first().textContent()) ?? "").length > 0, "cases are listed");
+
+        await runAll.click();
+        await eventually("two runs listed", async () => (await page.getByRole("button", { name: "Compare" }).count()) >= 1, 30_000);
+        await page.getByRole("button", { name: "Compare" }).first().click();
+        const compare = page.getByTestId("eval-compare");
+        await compare.waitFor();
+        assert(((await compare.textContent()) ?? "").includes("unchanged"), "a deterministic rerun compares as unchanged");
+
+        await page.getByRole("button", { name: "Close" }).click();
+        const trace = page.getByTestId("eval-case").getByRole("button", { name: "Trace" }).first();
+        if (await trace.count()) {
+          await trace.click();
+          await page.getByTestId("trace-chart").waitFor();
+        }
+      } finally {
+        await context.close();
+      }
+    },
+  },
+  {
+    name: "Stop interrupts a running turn",
+    async run(ctx) {
+      const { page, context } = await ctx.newPage();
+      try {
+        await page.goto("/playground");
+        await sendMessage(page, 'submit_review {"prUrl":"https://github.com/acme/checkout/pull/7","verdict":"comment","body":"Looks fine"}');
+        const tool = page.locator("[data-testid=tool-call][data-tool=submit_review]");
+        await eventually("parked for approval", async () => (await tool.getAttribute("data-status")) === "awaiting_approval");
+        await page.getByTestId("stop-button").click();
+        await eventually("turn cancelled", async () => (await page.getByTestId("turn").last().getAttribute("data-status")) === "cancelled");
+        assertEqual(await tool.getAttribute("data-status"), "denied", "the parked call was denied by the stop");
+        assert(((await page.getByTestId("turn-footer").last().textContent()) ?? "").includes("stopped"), "the turn says it was stopped");
+        await page.getByTestId("stop-button").waitFor({ state: "detached" });
+      } finally {
+        await context.close();
+      }
+    },
+  },
+  {
+    name: "a 401 asks for the bearer token in the navbar",
+    async run(ctx) {
+      const { page, context } = await ctx.newPage();
+      try {
+        await page.route("**/v1/info", (route) =>
+          route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ ok: false, error: "unauthenticated", message: "A bearer token is required." }) }),
+        );
+        await page.goto("/playground");
+        await page.getByText("A bearer token is required.").waitFor();
+        const field = page.getByLabel("Bearer token");
+        await eventually("token field asks", async () => (await field.getAttribute("placeholder")) === "Token required" || (await field.evaluate((el) => el === document.activeElement)));
+      } finally {
+        await context.close();
+      }
+    },
+  },
+  {
     name: "the tab list is keyboard navigable",
     async run(ctx) {
       const { page, context } = await ctx.newPage();

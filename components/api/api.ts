@@ -4,6 +4,7 @@ import type {
   AgentInfo,
   AnyBdkEvent,
   CreateSessionResponse,
+  EvalComparison,
   EvalRun,
   EvalSummary,
   FollowUpResponse,
@@ -67,10 +68,13 @@ export function createApi(base: string) {
     logs: (since: string | undefined, signal?: AbortSignal) =>
       apiJson<{ ok: boolean; logs: LogLine[] }>(v1(`/logs${query({ since })}`), { signal }),
 
-    evals: (signal?: AbortSignal) => apiJson<{ ok: boolean; evals: EvalSummary[] }>(v1("/evals"), { signal }),
+    /** Discovered eval cases (`cases`; some servers call the list `evals`). */
+    evals: (signal?: AbortSignal) => apiJson<{ ok: boolean; cases?: EvalSummary[]; evals?: EvalSummary[] }>(v1("/evals"), { signal }),
     evalRuns: (signal?: AbortSignal) => apiJson<{ ok: boolean; runs: EvalRun[] }>(v1("/evals/runs"), { signal }),
     evalRun: (runId: string, signal?: AbortSignal) =>
       apiJson<{ ok: boolean; run: EvalRun; cases?: EvalRun["cases"] }>(v1(`/evals/runs/${enc(runId)}`), { signal }),
+    compareEvalRuns: (before: string, after: string, signal?: AbortSignal) =>
+      apiJson<{ ok: boolean } & EvalComparison>(v1(`/evals/runs/${enc(before)}/compare/${enc(after)}`), { signal }),
     startEvalRun: (selection: { ids?: string[]; tags?: string[] }) =>
       apiJson<{ ok: boolean; runId?: string; run?: EvalRun; id?: string }>(v1("/evals/runs"), jsonBody("POST", selection)),
 

@@ -134,36 +134,77 @@ export interface LogLine {
 
 export interface EvalSummary {
   id: string;
-  description?: string;
+  description?: string | null;
   tags?: string[];
   file?: string;
-  cases?: Array<{ id: string; description?: string }>;
+  iterations?: number;
 }
 
 export interface EvalAssertion {
   name?: string;
   label?: string;
   passed?: boolean;
+  /** Not evaluated (no judge model, say): never fails a case. */
+  skipped?: boolean;
+  /** 0..1 for graded assertions. */
+  score?: number;
+  /** "warning": soft, fails only under --strict. */
+  severity?: "error" | "warning" | string;
   soft?: boolean;
   message?: string;
 }
 
 export interface EvalCaseResult {
+  /** The server sends `id`; normalised to `caseId`. */
   caseId: string;
+  id?: string;
+  file?: string;
+  description?: string;
+  tags?: string[];
   verdict?: string;
+  passRate?: number;
   sessionId?: string | null;
   assertions?: EvalAssertion[];
   durationMs?: number;
   error?: string;
 }
 
+export interface EvalCounts {
+  total?: number;
+  passed?: number;
+  failed?: number;
+  errored?: number;
+  skipped?: number;
+}
+
 export interface EvalRun {
+  /** The server sends `runId`; normalised to `id`. */
   id: string;
+  runId?: string;
   status?: string;
+  passed?: boolean;
   startedAt?: string;
   endedAt?: string | null;
-  summary?: { passed?: number; failed?: number; total?: number; [key: string]: unknown } | null;
+  durationMs?: number;
+  counts?: EvalCounts;
+  summary?: (EvalCounts & Record<string, unknown>) | null;
   cases?: EvalCaseResult[];
+}
+
+export interface EvalComparison {
+  before: string;
+  after: string;
+  cases: Array<{
+    id: string;
+    before?: string;
+    after?: string;
+    beforePassRate?: number;
+    afterPassRate?: number;
+    change: "improved" | "regressed" | "changed" | "added" | "removed" | "unchanged" | string;
+    beforeSessionId?: string;
+    afterSessionId?: string;
+  }>;
+  summary?: Record<string, number>;
 }
 
 export interface AgentIndexEntry {

@@ -25,7 +25,7 @@ export function ApprovalButtons({ sessionId, approvalId, compact = false }: { se
     <div className="space-y-1.5">
       <div className={cx("flex flex-wrap items-center gap-2", compact && "text-xs")}>
         <input
-          className={cx(inputClass, "h-8 min-w-0 flex-1 basis-40")}
+          className={cx(inputClass, "h-8 min-w-0 flex-1 basis-full sm:basis-40")}
           placeholder="Reason (optional)"
           aria-label="Reason"
           value={reason}

@@ -106,7 +106,7 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
             sending={actions.sending}
             disabled={transcript.closed}
             hint={hint}
-            placeholder={`Message ${info?.name ?? "the agent"}…  (/ for commands)`}
+            placeholder="Send a message, or / for commands"
             draft={draft}
             onDraftChange={setDraft}
             onSend={async (text) => {

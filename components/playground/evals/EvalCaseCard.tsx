@@ -16,6 +16,9 @@ export function EvalCaseCard({ result }: { result: EvalCaseResult }) {
       <div className="flex flex-wrap items-center gap-2">
         <VerdictBadge verdict={verdictOf(result)} />
         <span className="min-w-0 flex-1 truncate font-mono text-sm">{result.caseId}</span>
+        {result.passRate !== undefined && result.passRate < 1 && result.passRate > 0 ? (
+          <span className="text-xs text-zinc-500">{Math.round(result.passRate * 100)}% of iterations</span>
+        ) : null}
         {result.durationMs !== undefined ? <span className="text-xs text-zinc-500">{formatDuration(result.durationMs)}</span> : null}
         {result.sessionId ? (
           <Button size="sm" variant="ghost" onClick={() => nav.openSession(result.sessionId!, "trace")}>
@@ -23,21 +26,36 @@ export function EvalCaseCard({ result }: { result: EvalCaseResult }) {
           </Button>
         ) : null}
       </div>
-      {result.error ? <p className="text-xs text-red-600 dark:text-red-400">{result.error}</p> : null}
+      {result.error ? <p className="text-xs break-words text-red-600 dark:text-red-400">{result.error}</p> : null}
       {assertions.length ? (
         <ul className="space-y-1 pl-1">
-          {assertions.map((assertion, index) => (
-            <li key={index} className="flex items-start gap-2 text-xs">
-              {assertion.passed ? (
-                <CheckIcon className="mt-0.5 size-3.5 shrink-0 text-emerald-600" />
-              ) : (
-                <XIcon className={cx("mt-0.5 size-3.5 shrink-0", assertion.soft ? "text-amber-500" : "text-red-600")} />
-              )}
-              <span className="font-medium">{assertion.label ?? assertion.name ?? `assertion ${index + 1}`}</span>
-              {assertion.soft ? <span className="text-amber-600">(soft)</span> : null}
-              {assertion.message ? <span className="min-w-0 break-words text-zinc-500 dark:text-zinc-400">{assertion.message}</span> : null}
-            </li>
-          ))}
+          {assertions.map((assertion, index) => {
+            const soft = assertion.soft || assertion.severity === "warning";
+            return (
+              <li key={index} className="flex items-start gap-2 text-xs">
+                {assertion.passed ? (
+                  <CheckIcon className="mt-0.5 size-3.5 shrink-0 text-emerald-600" />
+                ) : assertion.skipped ? (
+                  <span className="mt-0.5 w-3.5 shrink-0 text-center text-zinc-400">–</span>
+                ) : (
+                  <XIcon className={cx("mt-0.5 size-3.5 shrink-0", soft ? "text-amber-500" : "text-red-600")} />
+                )}
+                <div className="min-w-0 flex-1">
+                  <p className="font-mono break-words">
+                    <span className="font-medium">{assertion.label ?? assertion.name ?? `assertion ${index + 1}`}</span>
+                    {soft ? <span className="ml-1.5 text-amber-600">(soft)</span> : null}
+                    {assertion.skipped ? <span className="ml-1.5 text-zinc-500">(skipped)</span> : null}
+                    {assertion.score !== undefined ? <span className="ml-1.5 text-zinc-500 tabular-nums">score {assertion.score.toFixed(2)}</span> : null}
+                  </p>
+                  {assertion.message ? (
+                    <p className="line-clamp-3 break-all text-zinc-500 dark:text-zinc-400" title={assertion.message}>
+                      {assertion.message}
+                    </p>
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
         </ul>
       ) : null}
     </li>

@@ -1,49 +1,75 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
+import { isMissingRoute } from "../../api/errors.ts";
+import type { EvalComparison } from "../../api/types.ts";
+import { Badge, type Tone } from "../../ui/Badge.tsx";
+import { Button } from "../../ui/Button.tsx";
 import { ErrorNotice } from "../../ui/ErrorNotice.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
 import { cardClass } from "../../ui/styles.ts";
 import { cx } from "../../ui/cx.ts";
 import { shortId } from "../../ui/format.ts";
+import { useApi } from "../api-context.tsx";
+import { useNavigation } from "../navigation.tsx";
 import { useEvalRun } from "./EvalRunDetail.tsx";
-import { runSummaryText, verdictOf } from "./eval-results.ts";
+import { compareLocally, verdictOf } from "./eval-results.ts";
 import { VerdictBadge } from "./VerdictBadge.tsx";
 
-/** Two runs side by side, case by case; rows whose verdict changed are highlighted. */
-export function EvalCompare({ left, right }: { left: string; right: string }) {
-  const a = useEvalRun(left);
-  const b = useEvalRun(right);
-  if (a.isError || b.isError) return <ErrorNotice error={a.error ?? b.error} />;
-  const caseIds = [...new Set([...(a.data?.cases ?? []), ...(b.data?.cases ?? [])].map((c) => c.caseId))].sort();
-  const find = (run: typeof a.data, id: string) => run?.cases?.find((c) => c.caseId === id);
+const changeTone: Record<string, Tone> = { improved: "green", regressed: "red", changed: "amber", added: "sky", removed: "neutral", unchanged: "neutral" };
+
+/** Two runs side by side, case by case (the server's comparison, or the same computed here). */
+export function EvalCompare({ before, after }: { before: string; after: string }) {
+  const api = useApi();
+  const nav = useNavigation();
+  const remote = useQuery({ queryKey: ["eval-compare", api.base, before, after], queryFn: ({ signal }) => api.compareEvalRuns(before, after, signal) });
+  const fallback = remote.isError && isMissingRoute(remote.error);
+  const a = useEvalRun(fallback ? before : null);
+  const b = useEvalRun(fallback ? after : null);
+  const comparison: EvalComparison | undefined = remote.data ?? (a.data && b.data ? compareLocally(a.data, b.data) : undefined);
+
+  if (remote.isError && !fallback) return <ErrorNotice error={remote.error} />;
+  if (!comparison)
+    return (
+      <div className="flex justify-center py-8">
+        <Spinner className="text-zinc-400" />
+      </div>
+    );
+  const traceButton = (sessionId: string | undefined) =>
+    sessionId ? (
+      <Button size="sm" variant="ghost" className="h-6 px-1.5" onClick={() => nav.openSession(sessionId, "trace")}>
+        trace
+      </Button>
+    ) : null;
   return (
-    <div className={`${cardClass} overflow-x-auto`}>
+    <div className={`${cardClass} overflow-x-auto`} data-testid="eval-compare">
       <table className="w-full text-sm">
         <thead className="text-left text-xs text-zinc-500">
           <tr className="border-b border-zinc-200 dark:border-zinc-800">
             <th className="px-4 py-2 font-medium">Case</th>
             <th className="px-4 py-2 font-medium">
-              <span className="font-mono">{shortId(left)}</span> <span className="font-normal">{a.data ? runSummaryText(a.data) : ""}</span>
+              Before <span className="font-mono font-normal">{shortId(before)}</span>
             </th>
             <th className="px-4 py-2 font-medium">
-              <span className="font-mono">{shortId(right)}</span> <span className="font-normal">{b.data ? runSummaryText(b.data) : ""}</span>
+              After <span className="font-mono font-normal">{shortId(after)}</span>
             </th>
+            <th className="px-4 py-2 font-medium">Change</th>
           </tr>
         </thead>
         <tbody>
-          {caseIds.map((id) => {
-            const va = verdictOf(find(a.data, id));
-            const vb = verdictOf(find(b.data, id));
-            return (
-              <tr key={id} className={cx("border-b border-zinc-100 last:border-0 dark:border-zinc-800/60", va !== vb && "bg-amber-50 dark:bg-amber-500/10")}>
-                <td className="px-4 py-2 font-mono text-xs">{id}</td>
-                <td className="px-4 py-2">
-                  <VerdictBadge verdict={va} />
-                </td>
-                <td className="px-4 py-2">
-                  <VerdictBadge verdict={vb} />
-                </td>
-              </tr>
-            );
-          })}
+          {comparison.cases.map((row) => (
+            <tr key={row.id} className={cx("border-b border-zinc-100 last:border-0 dark:border-zinc-800/60", row.change === "regressed" && "bg-red-50/60 dark:bg-red-500/5")}>
+              <td className="px-4 py-2 font-mono text-xs">{row.id}</td>
+              <td className="px-4 py-2 whitespace-nowrap">
+                {row.before ? <VerdictBadge verdict={verdictOf(row.before)} /> : "—"} {traceButton(row.beforeSessionId)}
+              </td>
+              <td className="px-4 py-2 whitespace-nowrap">
+                {row.after ? <VerdictBadge verdict={verdictOf(row.after)} /> : "—"} {traceButton(row.afterSessionId)}
+              </td>
+              <td className="px-4 py-2">
+                <Badge tone={changeTone[row.change] ?? "neutral"}>{row.change}</Badge>
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </div>

@@ -4,10 +4,10 @@ import { ErrorNotice } from "../../ui/ErrorNotice.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { StatusBadge } from "../../ui/StatusBadge.tsx";
 import { cardClass } from "../../ui/styles.ts";
-import { formatDateTime, shortId } from "../../ui/format.ts";
+import { formatDateTime, formatDuration, shortId } from "../../ui/format.ts";
 import { useApi } from "../api-context.tsx";
 import { EvalCaseCard } from "./EvalCaseCard.tsx";
-import { normalizeRun, runSummaryText } from "./eval-results.ts";
+import { normalizeRun, runBadgeStatus, runSummaryText } from "./eval-results.ts";
 
 export function useEvalRun(runId: string | null) {
   const api = useApi();
@@ -15,7 +15,7 @@ export function useEvalRun(runId: string | null) {
     queryKey: ["eval-run", api.base, runId],
     queryFn: async ({ signal }) => normalizeRun(await api.evalRun(runId!, signal)),
     enabled: !!runId,
-    refetchInterval: (query) => (query.state.data?.status === "running" ? 2000 : false),
+    refetchInterval: (query) => (query.state.data?.status === "running" ? 1500 : false),
   });
 }
 
@@ -31,13 +31,14 @@ export function EvalRunDetail({ runId }: { runId: string }) {
     );
   const data = run.data;
   return (
-    <div className={`${cardClass} overflow-hidden`}>
-      <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
-        <StatusBadge status={data.status} />
+    <div className={`${cardClass} overflow-hidden`} data-testid="eval-run">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+        <StatusBadge status={runBadgeStatus(data)} />
         <span className="font-mono text-sm" title={data.id}>
           {shortId(data.id)}
         </span>
         <span className="text-xs text-zinc-500">{formatDateTime(data.startedAt)}</span>
+        {data.durationMs !== undefined ? <span className="text-xs text-zinc-500">{formatDuration(data.durationMs)}</span> : null}
         <span className="ml-auto text-sm font-medium">{runSummaryText(data)}</span>
       </div>
       {data.cases?.length ? (

@@ -19,7 +19,7 @@ import { useEvalRuns } from "../hooks.ts";
 import { useNavigation } from "../navigation.tsx";
 import { EvalCompare } from "./EvalCompare.tsx";
 import { EvalRunDetail } from "./EvalRunDetail.tsx";
-import { runSummaryText } from "./eval-results.ts";
+import { normalizeRunHeader, runBadgeStatus, runSummaryText } from "./eval-results.ts";
 
 /** Filesystem evals: pick and run them, read results per assertion, compare two runs. */
 export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
@@ -65,10 +65,11 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
     );
   }
 
-  const list = evals.data?.evals ?? [];
+  const list = evals.data?.cases ?? evals.data?.evals ?? [];
   const allTags = [...new Set(list.flatMap((e) => e.tags ?? []))].sort();
-  const runList = runs.data?.runs ?? [];
-  const activeRun = nav.evalRunId;
+  const runList = (runs.data?.runs ?? []).map(normalizeRunHeader);
+  // With nothing picked, show the newest run.
+  const activeRun = nav.evalRunId ?? runList[0]?.id ?? null;
   const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
 
   return (
@@ -119,7 +120,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
                     <span className="block font-mono text-sm">{item.id}</span>
                     {item.description ? <span className="block text-xs text-zinc-500">{item.description}</span> : null}
                     <span className="mt-0.5 flex flex-wrap gap-1 text-[11px] text-zinc-500">
-                      {item.cases?.length ? <span>{item.cases.length} cases</span> : null}
+                      {item.iterations && item.iterations > 1 ? <span>{item.iterations}× </span> : null}
                       {(item.tags ?? []).map((tag) => (
                         <span key={tag}>#{tag}</span>
                       ))}
@@ -140,7 +141,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
               {runList.map((run) => (
                 <li key={run.id} className={cx("flex items-center gap-2 px-3 py-2", run.id === activeRun && "bg-indigo-50 dark:bg-indigo-500/10")}>
                   <button type="button" className="flex min-w-0 flex-1 items-center gap-3 text-left" onClick={() => nav.openEvalRun(run.id)}>
-                    <StatusBadge status={run.status} />
+                    <StatusBadge status={runBadgeStatus(run)} />
                     <span className="truncate font-mono text-xs">{shortId(run.id)}</span>
                     <span className="text-xs text-zinc-500">{runSummaryText(run)}</span>
                     <span className="ml-auto hidden text-xs text-zinc-400 sm:inline">{relativeTime(run.startedAt)}</span>
@@ -160,7 +161,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
       <div className="min-w-0">
         {activeRun && compareWith ? (
           <Section title="Compare runs" actions={<Button size="sm" variant="ghost" onClick={() => setCompareWith(null)}>Close</Button>}>
-            <EvalCompare left={activeRun} right={compareWith} />
+            <EvalCompare before={compareWith} after={activeRun} />
           </Section>
         ) : activeRun ? (
           <Section title="Run results">

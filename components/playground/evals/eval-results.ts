@@ -1,13 +1,13 @@
 /**
- * Eval run results as the UI needs them, tolerant of the exact server shape
- * (`{ run: { cases } }` or `{ run, cases }`, assertions as a list or an object).
+ * Eval runs as the UI needs them, tolerant of the exact server shape
+ * (`runId` or `id`, `{ run: { cases } }` or `{ run, cases }`, counts or summary).
  */
-import type { EvalAssertion, EvalCaseResult, EvalRun } from "../../api/types.ts";
+import type { EvalAssertion, EvalCaseResult, EvalComparison, EvalCounts, EvalRun } from "../../api/types.ts";
 
 export type Verdict = "pass" | "fail" | "error" | "running" | "skipped" | "unknown";
 
-export function verdictOf(result: EvalCaseResult | undefined): Verdict {
-  const raw = String(result?.verdict ?? "").toLowerCase();
+export function verdictOf(result: { verdict?: string } | string | undefined): Verdict {
+  const raw = String((typeof result === "string" ? result : result?.verdict) ?? "").toLowerCase();
   if (["pass", "passed", "ok", "success"].includes(raw)) return "pass";
   if (["fail", "failed"].includes(raw)) return "fail";
   if (["error", "errored", "timeout"].includes(raw)) return "error";
@@ -16,10 +16,18 @@ export function verdictOf(result: EvalCaseResult | undefined): Verdict {
   return "unknown";
 }
 
+/** A run header from the list or the detail route, with a guaranteed `id`. */
+export function normalizeRunHeader(run: EvalRun): EvalRun {
+  return { ...run, id: run.id ?? run.runId ?? "?" };
+}
+
 export function normalizeRun(response: { run?: EvalRun; cases?: EvalCaseResult[] } | undefined): EvalRun | undefined {
   if (!response?.run) return undefined;
   const cases = response.run.cases ?? response.cases ?? [];
-  return { ...response.run, cases: cases.map((c) => ({ ...c, caseId: c.caseId ?? (c as { id?: string }).id ?? "?", assertions: normalizeAssertions(c.assertions) })) };
+  return {
+    ...normalizeRunHeader(response.run),
+    cases: cases.map((c) => ({ ...c, caseId: c.caseId ?? c.id ?? "?", assertions: normalizeAssertions(c.assertions) })),
+  };
 }
 
 function normalizeAssertions(raw: unknown): EvalAssertion[] {
@@ -34,12 +42,40 @@ function normalizeAssertions(raw: unknown): EvalAssertion[] {
   return [];
 }
 
+function countsOf(run: EvalRun): EvalCounts | undefined {
+  return run.counts ?? run.summary ?? undefined;
+}
+
 export function runSummaryText(run: EvalRun): string {
-  const summary = run.summary;
-  if (!summary) return run.status === "running" ? "running…" : "";
-  const passed = typeof summary.passed === "number" ? summary.passed : undefined;
-  const failed = typeof summary.failed === "number" ? summary.failed : undefined;
-  const total = typeof summary.total === "number" ? summary.total : passed !== undefined && failed !== undefined ? passed + failed : undefined;
+  const counts = countsOf(run);
+  if (!counts) return run.status === "running" ? "running…" : "";
+  const passed = counts.passed;
+  const total = counts.total ?? (passed !== undefined && counts.failed !== undefined ? passed + counts.failed + (counts.errored ?? 0) : undefined);
   if (passed === undefined && total === undefined) return "";
-  return `${passed ?? "?"}/${total ?? "?"} passed`;
+  const broken = (counts.failed ?? 0) + (counts.errored ?? 0);
+  return `${passed ?? "?"}/${total ?? "?"} passed${broken ? ` · ${broken} failing` : ""}`;
+}
+
+/** The same comparison the server computes, for servers without the compare route. */
+export function compareLocally(before: EvalRun, after: EvalRun): EvalComparison {
+  const a = new Map((before.cases ?? []).map((c) => [c.caseId, c]));
+  const b = new Map((after.cases ?? []).map((c) => [c.caseId, c]));
+  const ids = [...new Set([...a.keys(), ...b.keys()])].sort();
+  return {
+    before: before.id,
+    after: after.id,
+    cases: ids.map((id) => {
+      const was = a.get(id);
+      const now = b.get(id);
+      const [va, vb] = [verdictOf(was), verdictOf(now)];
+      const change = !was ? "added" : !now ? "removed" : va === vb ? "unchanged" : vb === "pass" ? "improved" : va === "pass" ? "regressed" : "changed";
+      return { id, before: was?.verdict, after: now?.verdict, change, beforeSessionId: was?.sessionId ?? undefined, afterSessionId: now?.sessionId ?? undefined };
+    }),
+  };
+}
+
+/** A finished run shows whether it passed, not just that it completed. */
+export function runBadgeStatus(run: EvalRun): string | undefined {
+  if (run.status === "completed" && run.passed !== undefined) return run.passed ? "passed" : "failed";
+  return run.status;
 }

@@ -8,13 +8,13 @@ import { cardClass } from "../../ui/styles.ts";
 import { formatDateTime, relativeTime, shortId } from "../../ui/format.ts";
 import { useEvalRuns } from "../hooks.ts";
 import { useNavigation } from "../navigation.tsx";
-import { runSummaryText } from "../evals/eval-results.ts";
+import { normalizeRunHeader, runBadgeStatus, runSummaryText } from "../evals/eval-results.ts";
 
 /** Eval runs in the Runs tab; each opens in the Evals tab. */
 export function EvalRunsList() {
   const nav = useNavigation();
   const runs = useEvalRuns(true);
-  const list = runs.data?.runs ?? [];
+  const list = (runs.data?.runs ?? []).map(normalizeRunHeader);
   return (
     <Section title="Eval runs" count={runs.isSuccess ? list.length : undefined}>
       {runs.isError && isMissingRoute(runs.error) ? (
@@ -29,7 +29,7 @@ export function EvalRunsList() {
             <li key={run.id}>
               <button type="button" onClick={() => nav.openEvalRun(run.id)} className="flex w-full flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-left hover:bg-zinc-50 dark:hover:bg-zinc-900/60">
                 <span className="w-24 shrink-0">
-                  <StatusBadge status={run.status} />
+                  <StatusBadge status={runBadgeStatus(run)} />
                 </span>
                 <span className="min-w-0 flex-1 font-mono text-sm" title={run.id}>
                   {shortId(run.id)}

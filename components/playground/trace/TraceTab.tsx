@@ -76,10 +76,10 @@ export function TraceTab({ feed }: { feed: FeedSnapshot | null }) {
       {rows.length === 0 ? (
         <p className="py-8 text-center text-sm text-zinc-500">No turns yet.</p>
       ) : (
-        <div className="flex min-h-0 flex-1 flex-col overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="trace-chart">
+        <div className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="trace-chart">
           <VirtualList
             label="Trace timeline"
-            className="min-h-0 flex-1"
+            className="min-h-0"
             count={rows.length}
             rowHeight={ROW_HEIGHT}
             header={
