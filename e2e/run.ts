@@ -9,7 +9,7 @@
  * E2E_KIT_DIR=<dir> serves another checkout of the kit (e.g. a copy without
  * someone's half-written routes); tests and screenshots stay in this one.
  */
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
@@ -76,6 +76,8 @@ async function main(): Promise<number> {
     await server?.stop();
   }
   console.log(`${passed} passed, ${failed} failed`);
+  mkdirSync(path.join(REPO_DIR, "test-results"), { recursive: true });
+  writeFileSync(path.join(REPO_DIR, "test-results", "e2e.json"), JSON.stringify({ passed, failed }));
   return failed === 0 ? 0 : 1;
 }
 

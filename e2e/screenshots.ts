@@ -26,7 +26,6 @@ export async function captureScreenshots(ctx: E2eContext, outDir: string): Promi
         if (tab !== "chat") query.set("tab", tab);
         await page.goto(`/playground?${query}`);
         await eventually(`${tab} tab`, async () => (await page.getByRole("tab", { name: new RegExp(`^${tab}`, "i") }).getAttribute("aria-selected")) === "true");
-        await page.waitForLoadState("networkidle").catch(() => undefined);
         await page.waitForTimeout(600);
         const file = path.join(outDir, `${tab}-${size.width}.png`);
         await page.screenshot({ path: file });

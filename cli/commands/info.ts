@@ -83,6 +83,7 @@ export const infoCommand: Command = {
     const { discoverHost } = await import("../../server/discover/host.ts");
     const { loadAgent } = await import("../../server/load/load-agent.ts");
     const { projectInfo } = await import("../../server/discover/info.ts");
+    const { effectiveModel } = await import("../../server/models/effective.ts");
 
     const layout = discoverHost(dir);
     const targets = layout.kind === "multi" ? layout.agents : [{ slug: undefined, dir }];
@@ -97,7 +98,7 @@ export const infoCommand: Command = {
         continue;
       }
       failed ||= loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error");
-      infos.push({ ...(target.slug ? { slug: target.slug } : {}), ...projectInfo(loaded.agent, loaded.diagnostics) });
+      infos.push({ ...(target.slug ? { slug: target.slug } : {}), ...projectInfo(loaded.agent, loaded.diagnostics, new Date(), effectiveModel(loaded.agent.config, { env: io.env })) });
     }
     if (json) {
       if (layout.kind === "multi") io.stdout.write(`${JSON.stringify({ agents: infos, diagnostics: layout.diagnostics }, null, 2)}\n`);

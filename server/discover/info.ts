@@ -1,3 +1,5 @@
+import { zodToJsonSchema } from "../load/input-schema.ts";
+import type { ZodLike } from "../authoring/tools.ts";
 /**
  * The discovered surface as plain JSON: what `bdk info --json` prints and
  * `GET /v1/info` returns (the same object).
@@ -15,6 +17,10 @@ export interface ModelInfo {
   params: { id: string; value: string }[];
   /** True when the agent does not set a model. */
   isDefault: boolean;
+  /** The model turns use right now (`--model`, `BDK_MODEL`, dev fallback applied); null when none can run. */
+  effective?: string | null;
+  /** Why no model can run (names the variable to set). */
+  unavailable?: string;
 }
 
 export interface ProjectInfo {
@@ -48,7 +54,11 @@ export interface ProjectInfo {
     file: string;
     contributes: Record<string, string[] | boolean>;
   }[];
-  channels: { id: string; pack?: string; routes: { method: string; path: string; description?: string }[] }[];
+  channels: {
+    id: string;
+    pack?: string;
+    routes: { method: string; path: string; description?: string; bodySchema?: unknown; querySchema?: unknown }[];
+  }[];
   schedules: { name: string; cron: string; kind: "markdown" | "handler"; nextFireAt?: string }[];
   reminders: { name: string; description?: string }[];
   hooks: { name: string; events: string[]; memory?: { scope: string; maxNotes: number } }[];
@@ -72,22 +82,42 @@ function connectionTarget(definition: Record<string, unknown>): string {
   return [definition.command, ...((definition.args as string[] | undefined) ?? [])].join(" ");
 }
 
-function channelRoutes(id: string, definition: { pack?: string; routes?: { method: string; path: string; description?: string }[] }) {
+interface RouteDescription {
+  method: string;
+  path: string;
+  description?: string;
+  bodySchema?: unknown;
+  querySchema?: unknown;
+}
+
+/** Channel routes with their full paths and, for the playground's Try and slash commands, their JSON Schemas. */
+function channelRoutes(id: string, definition: { pack?: string; routes?: RouteDescription[] }) {
   const base = `/v1/channels/${id}`;
   if (definition.pack) return [{ method: "POST", path: base, description: `${definition.pack} webhook` }];
   return (definition.routes ?? []).map((route) => ({
     method: route.method,
     path: route.path === "/" ? base : `${base}${route.path}`,
     description: route.description,
+    ...(isZod(route.bodySchema) ? { bodySchema: zodToJsonSchema(route.bodySchema) } : {}),
+    ...(isZod(route.querySchema) ? { querySchema: zodToJsonSchema(route.querySchema) } : {}),
   }));
 }
 
-export function projectInfo(agent: ResolvedAgent, diagnostics: Diagnostic[] = [], now: Date = new Date()): ProjectInfo {
+function isZod(value: unknown): value is ZodLike {
+  return typeof (value as ZodLike | undefined)?.safeParse === "function";
+}
+
+export function projectInfo(
+  agent: ResolvedAgent,
+  diagnostics: Diagnostic[] = [],
+  now: Date = new Date(),
+  effective: Pick<ModelInfo, "effective" | "unavailable"> = {},
+): ProjectInfo {
   const config = agent.config;
   const info: ProjectInfo = {
     name: agent.name,
     version: agent.version,
-    model: config.model ? modelInfo(config.model) : { ...DEFAULT_MODEL, isDefault: true },
+    model: { ...(config.model ? modelInfo(config.model) : { ...DEFAULT_MODEL, isDefault: true }), ...effective },
     modelFallbacks: (config.modelFallbacks ?? []).map(modelInfo),
     harnessTools: config.tools ?? "all",
     builtinTools: Object.entries(config.builtinTools ?? {})

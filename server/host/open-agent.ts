@@ -4,7 +4,7 @@ import type { ModelCandidate } from "../harness/run-turn.ts";
 import { sandboxAvailable } from "../harness/builtin-tools/index.ts";
 import { loadAgent } from "../load/load-agent.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
-import { isModelUnavailableError, resolveModelChain } from "../models/index.ts";
+import { effectiveModel, isModelUnavailableError, resolveModelChain } from "../models/index.ts";
 import { SessionRuntime } from "../sessions/session-runtime.ts";
 import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
@@ -37,6 +37,8 @@ export interface OpenedAgent {
   automation: AgentAutomation;
   /** Replaced on a hot reload. */
   diagnostics: Diagnostic[];
+  /** The model turns would use now, or why none can (for `info`). */
+  effectiveModel(): { effective: string | null; unavailable?: string };
   close(): Promise<void>;
 }
 
@@ -109,6 +111,8 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     stateRoot,
     automation,
     diagnostics: loaded.diagnostics,
+    effectiveModel: () =>
+      effectiveModel(runtime.agent.config, { env, dev: options.dev, override: options.model, agentName: runtime.agent.name }),
     async close() {
       await automation.close();
       await runtime.close();

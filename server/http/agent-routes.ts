@@ -191,7 +191,7 @@ export const sessionRoutes = {
   },
 
   async info({ opened }) {
-    return json(projectInfo(opened.runtime.agent, opened.diagnostics));
+    return json(projectInfo(opened.runtime.agent, opened.diagnostics, new Date(), opened.effectiveModel()));
   },
 
   async logs({ request, opened }) {
