@@ -110,6 +110,7 @@ export class SessionRuntime {
   private readonly services: TurnServices;
   /** Streamed deltas waiting to be stored together (one transaction per burst, not per token). */
   private readonly pendingDeltas = new Map<string, EventDraft[]>();
+  private readonly createdDirs = new Set<string>();
   private readonly observers = new Set<(sessionId: string, events: readonly AnyBdkEvent[]) => void>();
   /** Turns parked on an approval by a previous process: sessionId → turnId. */
   private readonly dormant = new Map<string, string>();
@@ -574,17 +575,18 @@ export class SessionRuntime {
     if (end.status !== "completed" && emitFailure) {
       emitFailure({ type: "turn.failed", data: { status: end.status, code: end.code, message: end.message } });
     }
+    const live = this.live.get(session.id);
     if (end.status === "completed") {
-      const fresh = this.store.sessions.get(session.id);
-      const usage = fresh ? addUsage(fresh.usage, end.usage) : end.usage;
+      const known = live?.session ?? this.store.sessions.get(session.id);
+      const usage = known ? addUsage(known.usage, end.usage) : end.usage;
       this.store.turns.update(turnId, { status: "completed", endedAt: at, usage: end.usage });
       if (session.mode === "task") {
         this.append(session.id, [{ type: "session.completed", data: { result: end.text } }]);
-        this.store.sessions.update(session.id, { status: "completed", usage });
       } else {
         this.append(session.id, [{ type: "session.waiting", data: {} }]);
-        this.store.sessions.update(session.id, { status: "waiting", usage });
       }
+      const updated = this.store.sessions.update(session.id, { status: session.mode === "task" ? "completed" : "waiting", usage });
+      if (live && updated) live.session = updated;
       return end;
     }
     this.store.turns.update(turnId, { status: end.status, endedAt: at });
@@ -620,7 +622,10 @@ export class SessionRuntime {
 
   private workspaceDir(sessionId: string): string {
     const dir = this.agent.config.local?.workspaceDir ?? path.join(this.options.stateRoot, "workspaces", sessionId);
-    mkdirSync(dir, { recursive: true });
+    if (!this.createdDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.createdDirs.add(dir);
+    }
     return dir;
   }
 
