@@ -25,11 +25,18 @@ export interface StepOutcome {
   responseMessages: ModelMessage[];
 }
 
+const modelTools = new WeakMap<LoadedTool, ToolSet[string]>();
+
 /** Tools as the model sees them: schemas only. Execution stays with the loop so it can gate, time and record it. */
 export function toModelTools(tools: LoadedTool[]): ToolSet {
   const set: ToolSet = {};
   for (const loaded of tools) {
-    set[loaded.name] = tool({ description: loaded.description, inputSchema: jsonSchema(loaded.inputJsonSchema) });
+    let described = modelTools.get(loaded);
+    if (!described) {
+      described = tool({ description: loaded.description, inputSchema: jsonSchema(loaded.inputJsonSchema) });
+      modelTools.set(loaded, described);
+    }
+    set[loaded.name] = described;
   }
   return set;
 }

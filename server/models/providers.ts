@@ -2,12 +2,21 @@
  * The provider table: which model ids go to which AI SDK provider, the
  * variable each one needs, and how `effort`/`fast` map onto its options.
  */
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createRequire } from "node:module";
+import type { createAnthropic } from "@ai-sdk/anthropic";
+import type { createOpenAI } from "@ai-sdk/openai";
+import type { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { JSONValue, LanguageModelV3 } from "@ai-sdk/provider";
-import { createXai } from "@ai-sdk/xai";
+import type { createXai } from "@ai-sdk/xai";
 import type { ModelParam, ModelProvider } from "./types.ts";
+
+// Providers load on first use: a server on the scripted model (or one provider) never pays for the others.
+const requireProvider = createRequire(import.meta.url);
+const lazy = <T>(name: string, exportName: string) => (): T => (requireProvider(name) as Record<string, T>)[exportName];
+const loadXai = lazy<typeof createXai>("@ai-sdk/xai", "createXai");
+const loadOpenAI = lazy<typeof createOpenAI>("@ai-sdk/openai", "createOpenAI");
+const loadAnthropic = lazy<typeof createAnthropic>("@ai-sdk/anthropic", "createAnthropic");
+const loadCompat = lazy<typeof createOpenAICompatible>("@ai-sdk/openai-compatible", "createOpenAICompatible");
 
 type Env = Record<string, string | undefined>;
 type RemoteProvider = Exclude<ModelProvider, "scripted">;
@@ -28,7 +37,7 @@ const XAI: ProviderSpec = {
   provider: "xai",
   requiredVariable: "XAI_API_KEY",
   optionsKey: "xai",
-  create: (modelId, env) => createXai({ apiKey: env.XAI_API_KEY, baseURL: env.XAI_BASE_URL })(modelId),
+  create: (modelId, env) => loadXai()({ apiKey: env.XAI_API_KEY, baseURL: env.XAI_BASE_URL })(modelId),
   effortOptions: (value) => ({ reasoningEffort: value }),
   // xAI has no "-fast" twin for every grok id; the priority service tier is its fast lane for any model.
   fastOptions: { serviceTier: "priority" },
@@ -38,7 +47,7 @@ const OPENAI: ProviderSpec = {
   provider: "openai",
   requiredVariable: "OPENAI_API_KEY",
   optionsKey: "openai",
-  create: (modelId, env) => createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })(modelId),
+  create: (modelId, env) => loadOpenAI()({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })(modelId),
   effortOptions: (value) => ({ reasoningEffort: value }),
   fastOptions: { serviceTier: "priority" },
 };
@@ -48,7 +57,7 @@ const ANTHROPIC: ProviderSpec = {
   requiredVariable: "ANTHROPIC_API_KEY",
   optionsKey: "anthropic",
   create: (modelId, env) =>
-    createAnthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL })(modelId),
+    loadAnthropic()({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL })(modelId),
   effortOptions: (value) => ({ effort: value }),
   fastOptions: { speed: "fast" },
 };
@@ -58,7 +67,7 @@ const COMPAT: ProviderSpec = {
   requiredVariable: "BDK_OPENAI_BASE_URL",
   optionsKey: "compat",
   create: (modelId, env) =>
-    createOpenAICompatible({
+    loadCompat()({
       name: "compat",
       baseURL: env.BDK_OPENAI_BASE_URL ?? "",
       apiKey: env.BDK_OPENAI_API_KEY,

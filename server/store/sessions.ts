@@ -3,6 +3,7 @@ import { BdkError } from "../protocol/errors.ts";
 import { ZERO_USAGE, type Principal, type SessionMode, type TokenUsage } from "../protocol/events.ts";
 import { newSessionId } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
+import { preparedInsert, preparedUpdates } from "./prepared.ts";
 import { sessions } from "./schema.ts";
 import { sqliteErrorCode } from "./sqlite-error.ts";
 import { isFileSafeId, removeTrace } from "./trace.ts";
@@ -91,6 +92,25 @@ function toRow(r: Stored): SessionRow {
 export function createSessionsRepository(ctx: StoreContext): SessionsRepository {
   const { db } = ctx;
   const visible = ne(sessions.status, "deleted");
+  const insert = preparedInsert<Stored>(db, sessions, [
+    "id",
+    "agent",
+    "title",
+    "mode",
+    "status",
+    "channel",
+    "principalType",
+    "principalId",
+    "continuationToken",
+    "channelState",
+    "purpose",
+    "dryRun",
+    "botVersion",
+    "createdAt",
+    "updatedAt",
+    "usage",
+  ]);
+  const updateRow = preparedUpdates<Stored>(db, sessions, sessions.id);
 
   return {
     create(input) {
@@ -98,9 +118,7 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
       if (!isFileSafeId(id)) throw new BdkError("invalid_request", `Invalid session id: ${id}`);
       const now = ctx.now();
       try {
-        const [row] = db
-          .insert(sessions)
-          .values({
+        const row = insert({
             id,
             agent: input.agent ?? null,
             title: input.title ?? null,
@@ -117,9 +135,7 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
             createdAt: input.createdAt ?? now,
             updatedAt: input.updatedAt ?? input.createdAt ?? now,
             usage: ZERO_USAGE,
-          })
-          .returning()
-          .all();
+          });
         return toRow(row);
       } catch (error) {
         if (sqliteErrorCode(error) === "SQLITE_CONSTRAINT_UNIQUE" && input.continuationToken != null) {
@@ -138,12 +154,7 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
     },
 
     update(id, patch) {
-      const [row] = db
-        .update(sessions)
-        .set({ ...patch, updatedAt: ctx.now() })
-        .where(eq(sessions.id, id))
-        .returning()
-        .all();
+      const row = updateRow(id, { ...patch, updatedAt: ctx.now() });
       return row && toRow(row);
     },
 

@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { newTurnId } from "../protocol/ids.ts";
 import type { TokenUsage } from "../protocol/events.ts";
 import type { StoreContext } from "./context.ts";
+import { preparedInsert, preparedUpdates } from "./prepared.ts";
 import { turns } from "./schema.ts";
 import type { TurnRow, TurnStatus } from "./types.ts";
 
@@ -32,11 +33,12 @@ const toRow = (r: Stored): TurnRow => ({ ...r, usage: (r.usage as TokenUsage | n
 
 export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
   const { db } = ctx;
+  const insert = preparedInsert<Stored>(db, turns, ["id", "sessionId", "status", "message", "botVersion", "model", "createdAt"]);
+  const updateRow = preparedUpdates<Stored>(db, turns, turns.id);
   return {
     create(input) {
-      const [row] = db
-        .insert(turns)
-        .values({
+      return toRow(
+        insert({
           id: input.id ?? newTurnId(),
           sessionId: input.sessionId,
           status: input.status ?? "queued",
@@ -44,10 +46,8 @@ export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
           botVersion: input.botVersion ?? null,
           model: input.model ?? null,
           createdAt: input.createdAt ?? ctx.now(),
-        })
-        .returning()
-        .all();
-      return toRow(row);
+        }),
+      );
     },
 
     get(id) {
@@ -56,7 +56,7 @@ export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
     },
 
     update(id, patch) {
-      const [row] = db.update(turns).set(patch).where(eq(turns.id, id)).returning().all();
+      const row = updateRow(id, patch);
       return row && toRow(row);
     },
 
