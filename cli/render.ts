@@ -44,6 +44,15 @@ export function createTurnPrinter(io: CommandIO, options: { reasoning?: boolean 
       case "action.result":
         line(dim(`← ${event.data.name}${event.data.isError ? red(" error") : ""} ${compact(event.data.output)}`));
         break;
+      case "subagent.called":
+        line(dim(`⇢ subagent ${event.data.subagent}: ${compact(event.data.prompt)}`));
+        break;
+      case "subagent.completed":
+        line(dim(`⇠ subagent ${event.data.subagent}${event.data.isError ? red(" failed") : " done"}`));
+        break;
+      case "artifact.tagged":
+        line(dim(`✎ artifact ${event.data.kind}/${event.data.key} "${event.data.title}" (${event.data.id})`));
+        break;
       case "turn.queued":
         line(dim(`(queued at position ${event.data.position})`));
         break;

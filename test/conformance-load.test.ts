@@ -47,7 +47,17 @@ describe("conformance bots load unchanged", () => {
     expect(info.name).toBe("ops-digest");
     expect(info.tools.map((tool) => tool.name)).toEqual(["open_incidents"]);
     expect(info.channels).toEqual([
-      { id: "webhook", routes: [{ method: "POST", path: "/v1/channels/webhook/alert", description: "Start a conversation about an alert." }] },
+      {
+        id: "webhook",
+        routes: [
+          {
+            method: "POST",
+            path: "/v1/channels/webhook/alert",
+            description: "Start a conversation about an alert.",
+            bodySchema: expect.objectContaining({ required: ["source", "message"] }),
+          },
+        ],
+      },
     ]);
     expect(info.schedules).toEqual([
       { name: "alert-sweep", cron: "*/30 * * * *", kind: "handler", nextFireAt: "2025-01-06T07:30:00.000Z" },

@@ -40,7 +40,13 @@ describe("bdk manifest on bot-examples/kitchen-sink", () => {
     expect(manifest.hosting.egressDomains).toEqual(expect.arrayContaining(["api.shop.example", "api.x.ai"]));
     expect(manifest.channels).toContainEqual({
       id: "orders",
-      routes: [{ method: "POST", path: "/v1/channels/orders/question", description: "Ask about an order on behalf of a customer." }],
+      routes: [
+        expect.objectContaining({
+          method: "POST",
+          path: "/v1/channels/orders/question",
+          description: "Ask about an order on behalf of a customer.",
+        }),
+      ],
     });
     expect(manifest.schedules).toEqual(
       expect.arrayContaining([

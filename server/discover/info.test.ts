@@ -22,7 +22,7 @@ describe("projectInfo", () => {
     const info = projectInfo(loaded.agent!, loaded.diagnostics, now);
     expect(info.name).toBe("kitchen-sink");
     expect(info.model).toEqual({ ...DEFAULT_MODEL, isDefault: false });
-    expect(info.harnessTools).toEqual(["read", "grep", "glob", "ls"]);
+    expect(info.harnessTools).toEqual(["read", "grep", "glob", "ls", "load_skill", "task"]);
     expect(info.builtinTools).toEqual(["reminders"]);
     expect(info.tools.find((tool) => tool.name === "update_ticket")).toMatchObject({
       execution: "server",
@@ -33,12 +33,23 @@ describe("projectInfo", () => {
       inputSchema: { type: "object", required: ["ticketId", "action", "text"] },
     });
     expect(info.tools.find((tool) => tool.name === "notes__add")).toMatchObject({ source: "extension", effect: "write" });
+    expect(info.tools.find((tool) => tool.name === "word_count")).toMatchObject({ execution: "agent" });
     expect(info.skills.map((skill) => skill.name)).toEqual(["incident-review", "release-notes", "triage"]);
     expect(info.skills[0].files).toEqual(["checklist.md"]);
     expect(info.subagents).toMatchObject([{ id: "researcher", file: "bot/subagents/researcher/agent.ts" }]);
     expect(info.extensions).toMatchObject([{ namespace: "notes", extension: "notes", contributes: { tools: ["notes__add"], instructions: true } }]);
     expect(info.channels).toEqual([
-      { id: "orders", routes: [{ method: "POST", path: "/v1/channels/orders/question", description: "Ask about an order on behalf of a customer." }] },
+      {
+        id: "orders",
+        routes: [
+          {
+            method: "POST",
+            path: "/v1/channels/orders/question",
+            description: "Ask about an order on behalf of a customer.",
+            bodySchema: expect.objectContaining({ required: ["customerEmail", "question"] }),
+          },
+        ],
+      },
     ]);
     expect(info.schedules).toEqual([
       { name: "morning-digest", cron: "0 8 * * 1-5", kind: "markdown", nextFireAt: "2025-01-06T08:00:00.000Z" },

@@ -2,7 +2,8 @@ import { defineAgent } from "bdk";
 
 export default defineAgent({
   model: { id: "grok-4.5", params: [{ id: "effort", value: "high" }, { id: "fast", value: "true" }] },
-  tools: ["read", "grep", "glob", "ls"],
+  // Harness built-ins the model may use (the allowlist); "task" reaches the subagent, "load_skill" the skills.
+  tools: ["read", "grep", "glob", "ls", "load_skill", "task"],
   builtinTools: { reminders: true },
   concurrency: { maxRunningTurns: 4 },
   hosting: { secretNames: ["SHOP_API_TOKEN"], egressDomains: ["api.shop.example"] },
