@@ -27,7 +27,7 @@ function expectEnvelope(body: Record<string, unknown>, error: string) {
 }
 
 beforeAll(async () => {
-  server = await startServer({ dir: PR_APPROVER, env: { BDK_SCRIPTED_DELAY_MS: "40" } });
+  server = await startServer({ dir: PR_APPROVER, env: { BDK_SCRIPTED_DELAY_MS: "150" } });
 }, 180_000);
 
 afterAll(async () => {
