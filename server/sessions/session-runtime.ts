@@ -609,13 +609,20 @@ export class SessionRuntime {
   private async prepareWorkspace(sessionId: string, agent: ResolvedAgent): Promise<void> {
     const live = this.liveSession(sessionId);
     if (live.preparedFor === agent.version) return;
+    const agentTools = agent.tools.filter((tool) => tool.execution === "agent");
+    if (live.preparedFor === undefined && agent.skills.length === 0 && !agent.sandboxDir && agentTools.length === 0) {
+      // Nothing to lay out: the directory (made by workspaceDir) is the whole workspace.
+      this.workspaceDir(sessionId);
+      live.preparedFor = agent.version;
+      return;
+    }
     await prepareWorkspace({
       dir: this.workspaceDir(sessionId),
       rootDir: agent.rootDir,
       agentName: agent.name,
       skills: agent.skills,
       seedDir: agent.sandboxDir,
-      agentTools: agent.tools.filter((tool) => tool.execution === "agent"),
+      agentTools,
     });
     live.preparedFor = agent.version;
   }

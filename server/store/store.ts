@@ -3,6 +3,7 @@
  * plus `<stateRoot>/traces/`. Synchronous by design (better-sqlite3); several
  * processes may open the same state root.
  */
+import { closeTraces } from "./trace.ts";
 import { createApprovalsRepository, type ApprovalsRepository } from "./approvals.ts";
 import { createArtifactsRepository, type ArtifactsRepository } from "./artifacts.ts";
 import { openDatabase } from "./db.ts";
@@ -55,6 +56,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     logs,
     leases: createLeasesRepository(ctx),
     close() {
+      closeTraces();
       if (sqlite.open) sqlite.close();
     },
   };

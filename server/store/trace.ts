@@ -2,9 +2,10 @@
  * `<stateRoot>/traces/<sessionId>.ndjson`: an append-only copy of a session's
  * events, one JSON line each. The database stays the source of truth.
  */
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { BdkEvent } from "../protocol/events.ts";
+import type { AnyBdkEvent, BdkEvent } from "../protocol/events.ts";
+import { toNdjson } from "../protocol/ndjson.ts";
 import { BdkError } from "../protocol/errors.ts";
 
 export const TRACES_DIR = "traces";
@@ -27,7 +28,8 @@ export function appendTrace(stateRoot: string, events: readonly BdkEvent[]): voi
   const linesByFile = new Map<string, string>();
   for (const event of events) {
     const file = traceFile(stateRoot, event.sessionId);
-    linesByFile.set(file, (linesByFile.get(file) ?? "") + JSON.stringify(event) + "\n");
+    // The same serialisation live followers get (computed once per event).
+    linesByFile.set(file, (linesByFile.get(file) ?? "") + toNdjson([event as AnyBdkEvent]));
   }
   for (const [file, lines] of linesByFile) {
     if (!checkedFiles.has(file)) {
@@ -45,6 +47,7 @@ export function appendTrace(stateRoot: string, events: readonly BdkEvent[]): voi
 export function removeTrace(stateRoot: string, sessionId: string): void {
   const file = traceFile(stateRoot, sessionId);
   checkedFiles.delete(file);
+  closeTrace(file);
   rmSync(file, { force: true });
 }
 
@@ -70,14 +73,38 @@ export function readTrace(file: string): BdkEvent[] {
   return isSortedByIndex(events) ? events : events.sort((a, b) => a.index - b.index);
 }
 
+/** Recently written traces stay open (append mode), so a busy session costs one write per batch, not open+write+close. */
+const openTraces = new Map<string, number>();
+const MAX_OPEN_TRACES = 128;
+
 function appendCreatingDir(file: string, text: string): void {
-  try {
-    appendFileSync(file, text);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    mkdirSync(path.dirname(file), { recursive: true });
-    appendFileSync(file, text);
+  let fd = openTraces.get(file);
+  if (fd === undefined) {
+    try {
+      fd = openSync(file, "a");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      mkdirSync(path.dirname(file), { recursive: true });
+      fd = openSync(file, "a");
+    }
+    if (openTraces.size >= MAX_OPEN_TRACES) closeTrace(openTraces.keys().next().value!);
+  } else {
+    openTraces.delete(file);
   }
+  openTraces.set(file, fd);
+  writeSync(fd, text);
+}
+
+function closeTrace(file: string): void {
+  const fd = openTraces.get(file);
+  if (fd === undefined) return;
+  openTraces.delete(file);
+  closeSync(fd);
+}
+
+/** Closes the trace files this process holds open (store shutdown). */
+export function closeTraces(): void {
+  for (const file of [...openTraces.keys()]) closeTrace(file);
 }
 
 function endsWithoutNewline(file: string): boolean {
