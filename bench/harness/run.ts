@@ -12,9 +12,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { z } from "zod";
-import { createLogger } from "../../server/host/logger.ts";
-import { SessionRuntime } from "../../server/sessions/session-runtime.ts";
-import { openStore } from "../../server/store/index.ts";
+import { startTestRuntime } from "../../test/support/runtime.ts";
 import { testAgent, zodTool } from "../../test/support/tools.ts";
 
 const calls = Number(process.argv[2] ?? 1000);
@@ -58,22 +56,16 @@ function fanOutModel(count: number): LanguageModelV3 {
 }
 
 async function timeTurn(count: number): Promise<number> {
-  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-bench-harness-"));
-  const store = openStore(stateRoot);
-  const runtime = new SessionRuntime({
+  const { runtime, close } = startTestRuntime({
+    stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-bench-harness-")),
     agent: testAgent([zodTool("noop", z.object({}), () => null)], { config: { tools: [] } }),
-    store,
-    stateRoot,
-    logger: createLogger(store),
-    resolveModels: () => [{ id: "fan-out", model: fanOutModel(count) }],
-    isModelUnavailable: () => false,
+    models: [{ id: "fan-out", model: fanOutModel(count) }],
   });
   const started = performance.now();
   const end = await runtime.startSession({ message: "go", principal: { type: "user", id: "local" } }).done;
   const ms = performance.now() - started;
   if (end.status !== "completed") throw new Error(`turn ${end.status}: ${"message" in end ? end.message : ""}`);
-  await runtime.close();
-  store.close();
+  await close();
   return ms;
 }
 

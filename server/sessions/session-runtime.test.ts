@@ -3,12 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { startTestRuntime } from "../../test/support/runtime.ts";
 import { testAgent, zodTool } from "../../test/support/tools.ts";
-import { createLogger } from "../host/logger.ts";
 import type { ResolvedAgent } from "../load/types.ts";
-import { createScriptedModel } from "../models/index.ts";
 import type { AnyBdkEvent } from "../protocol/events.ts";
-import { openStore, type Store } from "../store/index.ts";
+import type { Store } from "../store/index.ts";
 import { SessionRuntime } from "./session-runtime.ts";
 
 const me = { type: "user" as const, id: "local" };
@@ -16,17 +15,7 @@ const stranger = { type: "service" as const, id: "bearer-0000" };
 const opened: Array<{ runtime: SessionRuntime; store: Store }> = [];
 
 function start(stateRoot: string, agent: ResolvedAgent = testAgent([inspect]), stepDelayMs = 0) {
-  const store = openStore(stateRoot);
-  const runtime = new SessionRuntime({
-    agent,
-    store,
-    stateRoot,
-    logger: createLogger(store),
-    resolveModels: (_config, agentName) => [
-      { id: "scripted", model: createScriptedModel({ agentName, stepDelayMs }) },
-    ],
-    isModelUnavailable: () => false,
-  });
+  const { runtime, store } = startTestRuntime({ stateRoot, agent, stepDelayMs });
   opened.push({ runtime, store });
   return { runtime, store };
 }

@@ -3,15 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { startTestRuntime } from "../../test/support/runtime.ts";
 import { testAgent, zodTool } from "../../test/support/tools.ts";
 import { defineArtifacts } from "../authoring/artifacts.ts";
 import { defineHook } from "../authoring/hooks.ts";
 import { defineResult } from "../authoring/result.ts";
-import { createLogger } from "../host/logger.ts";
 import type { ResolvedAgent } from "../load/types.ts";
-import { createScriptedModel } from "../models/index.ts";
 import type { AnyBdkEvent } from "../protocol/events.ts";
-import { openStore, type Store } from "../store/index.ts";
+import type { Store } from "../store/index.ts";
 import { SessionRuntime } from "./session-runtime.ts";
 
 const me = { type: "user" as const, id: "local" };
@@ -21,21 +20,9 @@ afterEach(async () => {
 });
 
 function start(agent: ResolvedAgent): { runtime: SessionRuntime; store: Store } {
-  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-features-"));
-  const store = openStore(stateRoot);
-  const runtime = new SessionRuntime({
-    agent,
-    store,
-    stateRoot,
-    logger: createLogger(store),
-    resolveModels: (_config, agentName) => [{ id: "scripted", model: createScriptedModel({ agentName }) }],
-    isModelUnavailable: () => false,
-  });
-  cleanups.push(async () => {
-    await runtime.close();
-    store.close();
-  });
-  return { runtime, store };
+  const started = startTestRuntime({ stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-features-")), agent });
+  cleanups.push(started.close);
+  return started;
 }
 
 async function turn(runtime: SessionRuntime, message: string) {

@@ -1,0 +1,42 @@
+import { createLogger } from "../../server/host/logger.ts";
+import type { ModelCandidate } from "../../server/harness/run-turn.ts";
+import type { ResolvedAgent } from "../../server/load/types.ts";
+import { createScriptedModel } from "../../server/models/index.ts";
+import { SessionRuntime } from "../../server/sessions/session-runtime.ts";
+import { openStore, type Store } from "../../server/store/index.ts";
+
+export interface TestRuntime {
+  runtime: SessionRuntime;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/**
+ * A SessionRuntime over a real store at `stateRoot`, on the scripted model
+ * (optionally slowed per step) or on the models given.
+ */
+export function startTestRuntime(options: {
+  stateRoot: string;
+  agent: ResolvedAgent;
+  stepDelayMs?: number;
+  models?: ModelCandidate[];
+}): TestRuntime {
+  const store = openStore(options.stateRoot);
+  const runtime = new SessionRuntime({
+    agent: options.agent,
+    store,
+    stateRoot: options.stateRoot,
+    logger: createLogger(store),
+    resolveModels: (_config, agentName) =>
+      options.models ?? [{ id: "scripted", model: createScriptedModel({ agentName, stepDelayMs: options.stepDelayMs }) }],
+    isModelUnavailable: () => false,
+  });
+  return {
+    runtime,
+    store,
+    async close() {
+      await runtime.close();
+      store.close();
+    },
+  };
+}
