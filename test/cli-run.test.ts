@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { KIT_DIR } from "./support/bdk-server.ts";
+import { KIT_DIR, startServer } from "./support/bdk-server.ts";
 import { runBdk } from "./support/run-process.ts";
 
 const PR_APPROVER = path.join(KIT_DIR, "bot-examples", "pr-approver");
@@ -73,3 +73,34 @@ it("calls a tool directly and reports usage errors with exit 2", async () => {
   const help = await runBdk(["help", "run", "--json"]);
   expect(JSON.parse(help.stdout).flags.map((flag: { name: string }) => flag.name)).toContain("message");
 });
+
+it("run --url and call --url print what the in-process commands print", async () => {
+  const server = await startServer({ dir: PR_APPROVER });
+  try {
+    const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-cli-url-"));
+    const local = await runBdk(["run", "--dir", PR_APPROVER, "--json", "--message", MESSAGE, "--state-root", stateRoot], {
+      BDK_MODEL: "scripted",
+    });
+    const remote = await runBdk(["run", "--url", server.url, "--json", "--message", MESSAGE]);
+    expect(remote.code, remote.stderr).toBe(0);
+    // Same shape and content; the session id differs, and input tokens count the workspace path in the system prompt.
+    const comparable = (text: string) => {
+      const { sessionId, usage, ...rest } = JSON.parse(text) as { sessionId: string; usage: Record<string, number> };
+      return { ...rest, sessionId: typeof sessionId, usage: { ...usage, inputTokens: typeof usage.inputTokens } };
+    };
+    expect(comparable(remote.stdout)).toEqual(comparable(local.stdout));
+
+    const streamedLocal = await runBdk(["run", "--dir", PR_APPROVER, "--message", MESSAGE, "--state-root", stateRoot], {
+      BDK_MODEL: "scripted",
+    });
+    const streamedRemote = await runBdk(["run", "--url", server.url, "--message", MESSAGE]);
+    expect(streamedRemote.stdout).toBe(streamedLocal.stdout);
+
+    const input = '{"prUrl":"https://github.com/acme/checkout/pull/42"}';
+    const callLocal = await runBdk(["call", "inspect_pr", "--dir", PR_APPROVER, "--state-root", stateRoot, "--input", input]);
+    const callRemote = await runBdk(["call", "inspect_pr", "--url", server.url, "--input", input]);
+    expect(callRemote.stdout).toBe(callLocal.stdout);
+  } finally {
+    await server.stop();
+  }
+}, 120_000);
