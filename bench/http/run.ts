@@ -73,7 +73,7 @@ async function concurrentSessions(url: string, count = 500) {
     const listed = await listAll(url, page);
     const waiting = listed.filter((session) => ids.has(session.id) && session.status === "waiting").length;
     if (waiting === count) break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(`${count} concurrent sessions, one turn each: all completed in ${fmt(seconds * 1000)} ms = ${fmt(count / seconds)} turns/s (target ≥ 200)`);

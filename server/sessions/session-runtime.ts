@@ -108,8 +108,8 @@ export class SessionRuntime {
   private readonly now: () => Date;
   private readonly approvals: ApprovalDesk;
   private readonly services: TurnServices;
-  /** Streamed deltas waiting to be stored together (one transaction per burst, not per token). */
-  private readonly pendingDeltas = new Map<string, EventDraft[]>();
+  /** Turn events waiting to be stored together (one transaction per burst, not per event). */
+  private readonly pendingEvents = new Map<string, EventDraft[]>();
   private readonly createdDirs = new Set<string>();
   private readonly observers = new Set<(sessionId: string, events: readonly AnyBdkEvent[]) => void>();
   /** Turns parked on an approval by a previous process: sessionId → turnId. */
@@ -372,8 +372,8 @@ export class SessionRuntime {
 
   /** Persists, then publishes: a follower never sees an event the store could lose. */
   append(sessionId: string, drafts: EventDraft[]): AnyBdkEvent[] {
-    const pending = this.pendingDeltas.get(sessionId);
-    if (pending) this.pendingDeltas.delete(sessionId);
+    const pending = this.pendingEvents.get(sessionId);
+    if (pending) this.pendingEvents.delete(sessionId);
     const all = pending ? [...pending, ...drafts] : drafts;
     const stored = this.store.events.append(sessionId, all) as AnyBdkEvent[];
     this.publish(sessionId, stored);
@@ -381,19 +381,19 @@ export class SessionRuntime {
   }
 
   /**
-   * Text and reasoning deltas are buffered until the end of the current
-   * macrotask (or the next non-delta event), then stored and published
+   * A turn's events are buffered until the end of the current macrotask (or
+   * the next direct append to the session), then stored and published
    * together: same order, same indexes, far fewer transactions.
    */
-  private appendDelta(sessionId: string, draft: EventDraft): void {
-    const pending = this.pendingDeltas.get(sessionId);
+  private appendSoon(sessionId: string, draft: EventDraft): void {
+    const pending = this.pendingEvents.get(sessionId);
     if (pending) {
       pending.push(draft);
       return;
     }
-    this.pendingDeltas.set(sessionId, [draft]);
+    this.pendingEvents.set(sessionId, [draft]);
     setImmediate(() => {
-      if (this.pendingDeltas.has(sessionId)) this.append(sessionId, []);
+      if (this.pendingEvents.has(sessionId)) this.append(sessionId, []);
     });
   }
 
@@ -498,8 +498,10 @@ export class SessionRuntime {
     controller: AbortController,
   ): Promise<TurnEnd> {
     const emit = (draft: EventDraft): AnyBdkEvent[] => {
-      if (draft.type === "message.appended" || draft.type === "reasoning.appended") {
-        this.appendDelta(sessionId, { ...draft, turnId });
+      // Everything a turn records within one tick is stored in one transaction; only
+      // message.received is written at once, because its index is needed right away.
+      if (draft.type !== "message.received") {
+        this.appendSoon(sessionId, { ...draft, turnId });
         return [];
       }
       return this.append(sessionId, [{ ...draft, turnId }]);
@@ -610,12 +612,6 @@ export class SessionRuntime {
     const live = this.liveSession(sessionId);
     if (live.preparedFor === agent.version) return;
     const agentTools = agent.tools.filter((tool) => tool.execution === "agent");
-    if (live.preparedFor === undefined && agent.skills.length === 0 && !agent.sandboxDir && agentTools.length === 0) {
-      // Nothing to lay out: the directory (made by workspaceDir) is the whole workspace.
-      this.workspaceDir(sessionId);
-      live.preparedFor = agent.version;
-      return;
-    }
     await prepareWorkspace({
       dir: this.workspaceDir(sessionId),
       rootDir: agent.rootDir,
