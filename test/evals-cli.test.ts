@@ -7,6 +7,7 @@ import { findAll, parseXml } from "../server/evals/testing/xml.ts";
 import { KIT_DIR } from "./support/bdk-server.ts";
 import { CONFORMANCE_DIR } from "./support/conformance.ts";
 import { runBdk } from "./support/run-process.ts";
+import { evalConfig, SHOP_BOT } from "../server/evals/testing/shop-project.ts";
 
 const PR_APPROVER = path.join(KIT_DIR, "bot-examples", "pr-approver");
 const QUICKSTART = path.join(CONFORMANCE_DIR, "quickstart");
@@ -23,19 +24,8 @@ function bdk(args: string[], env: Record<string, string> = {}): Promise<CliResul
 
 const stateRoot = () => mkdtempSync(path.join(os.tmpdir(), "bdk-eval-cli-"));
 
-const BOT = {
-  "package.json": '{ "name": "shop", "type": "module" }',
-  "bot/instructions.md": "You help with orders.",
-  "bot/tools/lookup_order.ts": `
-    import { defineTool } from "@cursor/bdk/tools";
-    import { z } from "zod";
-    export default defineTool({
-      description: "Look up an order by id.",
-      inputSchema: z.object({ orderId: z.string() }),
-      async execute({ orderId }) { return { orderId, status: "shipped" }; },
-    });`,
-};
-const CONFIG = 'import { defineEvalConfig } from "@cursor/bdk/evals";\nexport default defineEvalConfig({ maxConcurrency: 2 });';
+const BOT = SHOP_BOT;
+const CONFIG = evalConfig(2);
 const FAILING_EVAL = `
   import { defineEval, includes } from "@cursor/bdk/evals";
   export default defineEval({

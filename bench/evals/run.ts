@@ -12,24 +12,13 @@ import { startRun } from "../../server/evals/start-run.ts";
 import { localTarget } from "../../server/evals/target.ts";
 import { openAgent } from "../../server/host/open-agent.ts";
 import { removeTempProjects, tempProject } from "../../server/load/testing/temp-project.ts";
+import { evalConfig, SHOP_BOT } from "../../server/evals/testing/shop-project.ts";
 
 const total = Number(process.argv[2] ?? 200);
 const maxConcurrency = Number(process.argv[3] ?? 20);
 const PER_FILE = 10;
 
-const files: Record<string, string> = {
-  "package.json": '{ "name": "bench-evals", "type": "module" }',
-  "bot/instructions.md": "You look up orders.",
-  "bot/tools/lookup_order.ts": `
-    import { defineTool } from "@cursor/bdk/tools";
-    import { z } from "zod";
-    export default defineTool({
-      description: "Look up an order by id.",
-      inputSchema: z.object({ orderId: z.string() }),
-      async execute({ orderId }) { return { orderId, status: "shipped" }; },
-    });`,
-  "evals/evals.config.ts": `import { defineEvalConfig } from "@cursor/bdk/evals";\nexport default defineEvalConfig({ maxConcurrency: ${maxConcurrency} });`,
-};
+const files: Record<string, string> = { ...SHOP_BOT, "evals/evals.config.ts": evalConfig(maxConcurrency) };
 for (let file = 0; file * PER_FILE < total; file++) {
   const count = Math.min(PER_FILE, total - file * PER_FILE);
   files[`evals/batch-${String(file).padStart(2, "0")}.eval.ts`] = `

@@ -10,33 +10,12 @@ import { EvalConfigError } from "./runner.ts";
 import { startRun, type StartRunInput } from "./start-run.ts";
 import { readStoredRun } from "./stored-runs.ts";
 import { localTarget } from "./target.ts";
+import { evalConfig, REFUND_TOOL, SHOP_BOT } from "./testing/shop-project.ts";
 import type { CaseResult } from "./types.ts";
 
-const BOT = {
-  "package.json": '{ "name": "shop", "type": "module" }',
-  "bot/instructions.md": "You help with orders.",
-  "bot/tools/lookup_order.ts": `
-    import { defineTool } from "@cursor/bdk/tools";
-    import { z } from "zod";
-    export default defineTool({
-      description: "Look up an order by id.",
-      inputSchema: z.object({ orderId: z.string() }),
-      async execute({ orderId }) { return { orderId, status: "shipped" }; },
-    });`,
-  "bot/tools/refund.ts": `
-    import { defineTool } from "@cursor/bdk/tools";
-    import { z } from "zod";
-    export default defineTool({
-      description: "Refund an order.",
-      effect: "write",
-      needsApproval: true,
-      inputSchema: z.object({ orderId: z.string(), amount: z.number() }),
-      dryRunResult: ({ orderId }) => ({ refunded: false, dryRun: true, orderId }),
-      async execute({ orderId }) { return { refunded: true, orderId }; },
-    });`,
-};
+const BOT = { ...SHOP_BOT, ...REFUND_TOOL };
 
-const CONFIG = (extra = "") => `import { defineEvalConfig } from "@cursor/bdk/evals";\nexport default defineEvalConfig({ maxConcurrency: 2${extra} });`;
+const CONFIG = (extra = "") => evalConfig(2, extra);
 
 const EVALS = {
   "evals/assertions.eval.ts": `
