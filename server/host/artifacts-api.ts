@@ -1,4 +1,5 @@
 import type { ArtifactsDefinition } from "../authoring/artifacts.ts";
+import { checkSchema } from "../authoring/validate-schema.ts";
 import type { ArtifactsApi } from "../authoring/types.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { Store } from "../store/index.ts";
@@ -29,11 +30,11 @@ export function createArtifactsApi(options: ArtifactsApiOptions): ArtifactsApi {
           throw new BdkError("invalid_request", `Unknown artifact kind "${input.kind}" (declared: ${declared}).`);
         }
         if (kind.schema && data !== undefined) {
-          const parsed = kind.schema.safeParse(data);
-          if (!parsed.success) {
-            throw new BdkError("invalid_request", `Artifact data for kind "${input.kind}" is invalid: ${describe(parsed.error)}`);
+          const checked = checkSchema(kind.schema, data);
+          if (!checked.ok) {
+            throw new BdkError("invalid_request", `Artifact data for kind "${input.kind}" is invalid: ${checked.message}`);
           }
-          data = parsed.data;
+          data = checked.value;
         }
       }
       const row = store.artifacts.upsert({ ...input, data, sessionId: options.sessionId ?? null });
@@ -55,10 +56,4 @@ export function createArtifactsApi(options: ArtifactsApiOptions): ArtifactsApi {
       }));
     },
   };
-}
-
-function describe(error: unknown): string {
-  const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
-  if (!issues) return String(error);
-  return issues.map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`).join("; ");
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { formatIssues } from "../authoring/validate-schema.ts";
 import { BdkError } from "../protocol/errors.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -34,15 +35,8 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
     throw new BdkError("invalid_request", `The request body is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new BdkError("invalid_request", describeIssues(parsed.error.issues));
+  if (!parsed.success) throw new BdkError("invalid_request", formatIssues(parsed.error));
   return parsed.data;
-}
-
-export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
-    .join("; ");
 }
 
 function tooLarge(limit: number): BdkError {

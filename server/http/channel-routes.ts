@@ -11,7 +11,8 @@ import { authenticate, type AuthPolicy, type RequestFacts } from "../auth/polici
 import { matchRoutePath } from "../channels/route-match.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
-import { describeIssues, readBodyText } from "./body.ts";
+import { checkSchema } from "../authoring/validate-schema.ts";
+import { readBodyText } from "./body.ts";
 
 export interface ChannelRequest {
   request: Request;
@@ -78,8 +79,7 @@ async function readBody(request: Request, schema: ZodLike | undefined): Promise<
 
 function validated(schema: ZodLike | undefined, value: unknown, where: "body" | "query"): unknown {
   if (!schema) return value;
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issues = (parsed.error as { issues?: { path: PropertyKey[]; message: string }[] }).issues ?? [];
-  throw new BdkError("invalid_request", issues.length > 0 ? `${where}: ${describeIssues(issues)}` : `The ${where} is invalid.`);
+  const checked = checkSchema(schema, value);
+  if (checked.ok) return checked.value;
+  throw new BdkError("invalid_request", `${where}: ${checked.message}`);
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ToolContext } from "../authoring/tools.ts";
+import { builtinTool } from "../harness/builtin-tools/define.ts";
 import type { LoadedTool } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
 
@@ -25,30 +26,14 @@ function conversationOf(ctx: ToolContext): string {
   return ctx.session.id;
 }
 
-function tool<S extends z.ZodType>(
+function tool<S extends z.ZodObject>(
   name: string,
   description: string,
   input: S,
   effect: "read" | "write",
   execute: (value: z.output<S>, ctx: ToolContext) => Promise<unknown>,
 ): LoadedTool {
-  return {
-    name,
-    description,
-    inputJsonSchema: z.toJSONSchema(input) as Record<string, unknown>,
-    parseInput(raw) {
-      const parsed = input.safeParse(raw);
-      if (parsed.success) return { ok: true, value: parsed.data };
-      return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
-    },
-    execute: (value, ctx) => execute(value as z.output<S>, ctx),
-    execution: "server",
-    source: "builtin",
-    effect: () => effect,
-    effectLabel: effect,
-    needsApproval: async () => false,
-    needsApprovalLabel: false,
-  };
+  return builtinTool(name, description, input, execute, { effect });
 }
 
 export function createReminderTools(): LoadedTool[] {
