@@ -36,7 +36,8 @@ export class ChannelDelivery {
 
   /** Runtime observer: queues the handlers these events concern. */
   readonly deliver = (sessionId: string, events: readonly AnyBdkEvent[]): void => {
-    const channelId = this.channelFor(sessionId);
+    if (this.options.channels().size === 0) return;
+    const channelId = this.channelFor(sessionId, events);
     if (channelId === undefined) return;
     const definition = this.options.channels().get(channelId);
     if (!definition) return;
@@ -69,10 +70,12 @@ export class ChannelDelivery {
     while (this.tails.size > 0) await Promise.allSettled([...this.tails.values()]);
   }
 
-  private channelFor(sessionId: string): string | undefined {
+  private channelFor(sessionId: string, events: readonly AnyBdkEvent[]): string | undefined {
     let channelId = this.channelOf.get(sessionId);
     if (channelId === undefined) {
-      channelId = this.options.session(sessionId)?.channel;
+      // A new session names its channel in session.started; older ones are looked up once.
+      const started = events.find((event) => event.type === "session.started");
+      channelId = started?.type === "session.started" ? started.data.channel : this.options.session(sessionId)?.channel;
       if (channelId === undefined) return undefined;
       if (this.channelOf.size >= CHANNEL_CACHE_LIMIT) this.channelOf.clear();
       this.channelOf.set(sessionId, channelId);

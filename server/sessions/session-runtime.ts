@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { ModelMessage } from "ai";
 import type { HostServices } from "../authoring/types.ts";
@@ -168,7 +169,9 @@ export class SessionRuntime {
       createdAt: at,
       updatedAt: at,
     });
-    this.liveSession(id).session = created;
+    const live = this.liveSession(id);
+    live.session = created;
+    live.history = [];
     this.append(id, [
       { type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } },
     ]);
@@ -612,6 +615,14 @@ export class SessionRuntime {
     const live = this.liveSession(sessionId);
     if (live.preparedFor === agent.version) return;
     const agentTools = agent.tools.filter((tool) => tool.execution === "agent");
+    if (live.preparedFor === undefined && agent.skills.length === 0 && !agent.sandboxDir && agentTools.length === 0) {
+      // Nothing to lay out: the directory is the whole workspace (made off the main thread).
+      const dir = this.workspaceDir(sessionId, { create: false });
+      await mkdir(dir, { recursive: true });
+      this.createdDirs.add(dir);
+      live.preparedFor = agent.version;
+      return;
+    }
     await prepareWorkspace({
       dir: this.workspaceDir(sessionId),
       rootDir: agent.rootDir,
@@ -623,9 +634,9 @@ export class SessionRuntime {
     live.preparedFor = agent.version;
   }
 
-  private workspaceDir(sessionId: string): string {
+  private workspaceDir(sessionId: string, options: { create?: boolean } = {}): string {
     const dir = this.agent.config.local?.workspaceDir ?? path.join(this.options.stateRoot, "workspaces", sessionId);
-    if (!this.createdDirs.has(dir)) {
+    if (options.create !== false && !this.createdDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.createdDirs.add(dir);
     }

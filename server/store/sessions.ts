@@ -111,6 +111,13 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
     "usage",
   ]);
   const updateRow = preparedUpdates<Stored>(db, sessions, sessions.id);
+  // Every session route reads its session first: prepared once.
+  const selectAny = db.select().from(sessions).where(eq(sessions.id, sql.placeholder("id"))).prepare();
+  const selectVisible = db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.id, sql.placeholder("id")), visible))
+    .prepare();
 
   return {
     create(input) {
@@ -148,8 +155,7 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
     },
 
     get(id, options) {
-      const where = options?.includeDeleted ? eq(sessions.id, id) : and(eq(sessions.id, id), visible);
-      const row = db.select().from(sessions).where(where).get();
+      const row = (options?.includeDeleted ? selectAny : selectVisible).get({ id });
       return row && toRow(row);
     },
 
