@@ -128,6 +128,6 @@ function warnAboutScriptedFallback(chain: ModelCandidate[], logger: Logger): voi
     | undefined;
   if (!fallback) return;
   logger.warn(
-    `Using the offline scripted model instead of ${fallback.requestedId ?? "the configured model"}: ${fallback.fallbackReason ?? "no credential is set"}.`,
+    `Using the offline scripted model instead of ${fallback.requestedId ?? "the configured model"}: ${(fallback.fallbackReason ?? "no credential is set.").replace(/\.?$/, ".")}`,
   );
 }
