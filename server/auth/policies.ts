@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { BdkError } from "../protocol/errors.ts";
 import type { Principal } from "../protocol/events.ts";
 
 /** The auth policies of spec/http-api.md, as plain descriptors (channels may list their own). */
@@ -72,4 +73,11 @@ export function authenticate(policies: readonly AuthPolicy[], facts: RequestFact
       ? "localDevStrict refuses proxied requests (forwarding headers present): start the server with --bearer-token for remote access."
       : "localDevStrict admits direct loopback requests only: start the server with --bearer-token for remote access.",
   };
+}
+
+/** The accepted result, or the refusal as a `BdkError` (401 `unauthenticated` or 403 `forbidden`). */
+export function requireAuth(policies: readonly AuthPolicy[], facts: RequestFacts): Extract<AuthResult, { ok: true }> {
+  const auth = authenticate(policies, facts);
+  if (!auth.ok) throw new BdkError(auth.status === 401 ? "unauthenticated" : "forbidden", auth.message);
+  return auth;
 }

@@ -35,7 +35,10 @@ export function createHostServices(options: HostServicesOptions): HostServices {
     mcp: {
       names: () => [],
       async callTool(connection) {
-        throw new BdkError("not_found", `No MCP connection named "${connection}".`);
+        throw new BdkError(
+          "not_ready",
+          `ctx.host.mcp.callTool("${connection}", ...): this version of the kit discovers MCP connections but does not start MCP clients yet.`,
+        );
       },
     },
     github: { getOctokit: githubClientFactory(options.env ?? {}) },

@@ -136,6 +136,7 @@ export const sessionRoutes = {
     if (url.searchParams.get("follow") === "false") {
       return new Response(opened.runtime.eventsNdjson(params.id, principal, from), { headers: NDJSON_HEADERS });
     }
+    // Checked before the stream exists: once the body has started, a 403/404 could only end it, not answer it.
     opened.runtime.getSession(params.id, principal);
     const body = eventStream({
       subscribe: (deliver) => opened.runtime.followNdjson(params.id, principal, from, deliver),

@@ -7,7 +7,7 @@
  */
 import type { ChannelDefinition, ChannelRoute } from "../authoring/channels.ts";
 import type { ZodLike } from "../authoring/tools.ts";
-import { authenticate, type AuthPolicy, type RequestFacts } from "../auth/policies.ts";
+import { authenticate, type AuthPolicy, type RequestFacts, requireAuth } from "../auth/policies.ts";
 import { matchRoutePath } from "../channels/route-match.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
@@ -44,8 +44,7 @@ export async function handleChannelRequest({ request, path, opened, policies, fa
   }
 
   const { route, params } = findRoute(channelId, definition, request.method, subPath);
-  const auth = authenticate(definition.auth ?? policies, facts);
-  if (!auth.ok) throw new BdkError(auth.status === 401 ? "unauthenticated" : "forbidden", auth.message);
+  const auth = requireAuth(definition.auth ?? policies, facts);
 
   const query = validated(route.querySchema, Object.fromEntries(new URL(request.url).searchParams), "query");
   const body = request.method === "POST" ? validated(route.bodySchema, await readBody(request.clone(), route.bodySchema), "body") : undefined;

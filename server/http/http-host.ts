@@ -1,4 +1,4 @@
-import { authenticate, type AuthPolicy, isLoopback, type RequestFacts } from "../auth/policies.ts";
+import { type AuthPolicy, isLoopback, type RequestFacts, requireAuth } from "../auth/policies.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { handleChannelRequest } from "./channel-routes.ts";
@@ -71,8 +71,7 @@ export class HttpHost {
     const mounted = this.agent(slug);
     try {
       if (!mounted) throw new BdkError("not_found", `No agent mounted at /${slug}.`);
-      const auth = authenticate(this.policies, requestFacts(request));
-      if (!auth.ok) throw new BdkError(auth.status === 401 ? "unauthenticated" : "forbidden", auth.message);
+      const auth = requireAuth(this.policies, requestFacts(request));
       const seesAll = auth.policy === "anonymous" || (this.options.dev && auth.policy === "localDevStrict");
       return await agentRoutes[name]({
         request,
@@ -83,12 +82,7 @@ export class HttpHost {
         basePath: this.basePath(slug),
       });
     } catch (error) {
-      return errorResponse(error, (internal) =>
-        mounted?.opened.logger.error("Unhandled error in a route", {
-          route: name,
-          error: internal instanceof Error ? (internal.stack ?? internal.message) : String(internal),
-        }),
-      );
+      return this.failure(error, mounted, { route: name });
     }
   }
 
@@ -108,21 +102,27 @@ export class HttpHost {
         facts: requestFacts(request),
       });
     } catch (error) {
-      return errorResponse(error, (internal) =>
-        mounted?.opened.logger.error("Unhandled error in a channel route", {
-          path: params.path,
-          error: internal instanceof Error ? (internal.stack ?? internal.message) : String(internal),
-        }),
-      );
+      return this.failure(error, mounted, { channelPath: params.path });
     }
+  }
+
+  /** The error envelope for the client; an unexpected error's stack goes to the agent's log only. */
+  private failure(error: unknown, mounted: MountedAgent | undefined, where: Record<string, unknown>): Response {
+    return errorResponse(error, (internal) =>
+      mounted?.opened.logger.error("Unhandled error in a route", {
+        ...where,
+        error: internal instanceof Error ? (internal.stack ?? internal.message) : String(internal),
+      }),
+    );
   }
 
   /** `GET /v1/agents`: the JSON index of mounted agents. */
   agentsIndex(request: Request): Response {
-    if (!this.options.playground) return errorResponse(new BdkError("not_found", "The agents index is disabled."));
-    const auth = authenticate(this.policies, requestFacts(request));
-    if (!auth.ok) {
-      return errorResponse(new BdkError(auth.status === 401 ? "unauthenticated" : "forbidden", auth.message));
+    try {
+      if (!this.options.playground) throw new BdkError("not_found", "The agents index is disabled (--no-playground).");
+      requireAuth(this.policies, requestFacts(request));
+    } catch (error) {
+      return errorResponse(error);
     }
     return json({
       ok: true,

@@ -1,25 +1,14 @@
 /** The parts of an agent being loaded, filled by authored files first and extensions after. */
-import type { ArtifactsDefinition } from "../authoring/artifacts.ts";
-import type { ChannelDefinition } from "../authoring/channels.ts";
-import type { HookDefinition } from "../authoring/hooks.ts";
-import type { ReminderDefinition } from "../authoring/reminders.ts";
-import type { ScheduleDefinition } from "../authoring/schedules.ts";
 import type { LoadContext } from "./context.ts";
-import type { LoadedSkill, LoadedTool, ResolvedConnection, ResolvedSubagent } from "./types.ts";
+import type { ResolvedAgent } from "./types.ts";
 
-export interface AgentAssembly {
-  tools: LoadedTool[];
-  skills: LoadedSkill[];
-  subagents: ResolvedSubagent[];
-  channels: Map<string, ChannelDefinition>;
-  schedules: Map<string, ScheduleDefinition>;
-  reminders: Map<string, ReminderDefinition>;
-  hooks: Map<string, HookDefinition>;
-  connections: Map<string, ResolvedConnection>;
+export type AgentAssembly = Pick<
+  ResolvedAgent,
+  "tools" | "skills" | "subagents" | "channels" | "schedules" | "reminders" | "hooks" | "connections" | "artifacts"
+> & {
   /** Appended to the root instructions (extension instructions). */
   extraInstructions: string[];
-  artifacts?: ArtifactsDefinition;
-}
+};
 
 export function emptyAssembly(): AgentAssembly {
   return {
