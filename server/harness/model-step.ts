@@ -1,9 +1,14 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3StreamPart,
+  SharedV3ProviderMetadata,
+} from "@ai-sdk/provider";
 import type { ProviderOptions } from "@ai-sdk/provider-utils";
-import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from "ai";
-import type { EventDraft, TokenUsage, ToolAction } from "../protocol/events.ts";
+import type { AssistantContent, ModelMessage } from "ai";
+import { convertToLanguageModelPrompt } from "ai/internal";
 import type { LoadedTool } from "../load/types.ts";
-
+import type { EventDraft, TokenUsage, ToolAction } from "../protocol/events.ts";
 
 export interface StepRequest {
   model: LanguageModelV3;
@@ -25,80 +30,176 @@ export interface StepOutcome {
   responseMessages: ModelMessage[];
 }
 
-const modelTools = new WeakMap<LoadedTool, ToolSet[string]>();
+const functionTools = new WeakMap<LoadedTool, LanguageModelV3FunctionTool>();
 
 /** Tools as the model sees them: schemas only. Execution stays with the loop so it can gate, time and record it. */
-export function toModelTools(tools: LoadedTool[]): ToolSet {
-  const set: ToolSet = {};
-  for (const loaded of tools) {
-    let described = modelTools.get(loaded);
+export function toModelTools(tools: LoadedTool[]): LanguageModelV3FunctionTool[] {
+  return tools.map((loaded) => {
+    let described = functionTools.get(loaded);
     if (!described) {
-      described = tool({ description: loaded.description, inputSchema: jsonSchema(loaded.inputJsonSchema) });
-      modelTools.set(loaded, described);
+      described = { type: "function", name: loaded.name, description: loaded.description, inputSchema: loaded.inputJsonSchema };
+      functionTools.set(loaded, described);
     }
-    set[loaded.name] = described;
-  }
-  return set;
+    return described;
+  });
 }
 
-/** One model call, streamed. Throws the provider's error (the loop classifies it). */
+/**
+ * One model call, read straight from the provider's `doStream`. The loop
+ * around it (tools, approvals, model fallbacks, steps) is ours, so
+ * `streamText`'s own step machinery would only add cost: about two thirds
+ * of a turn's CPU (docs/architecture.md, "One model step"). The prompt
+ * conversion is the AI SDK's own, so every provider sees what `streamText`
+ * would send it. Throws the provider's error (the loop classifies it).
+ */
 export async function runModelStep(request: StepRequest): Promise<StepOutcome> {
-  let failure: unknown;
-  const result = streamText({
-    model: request.model,
-    system: request.system,
-    messages: request.messages,
-    tools: toModelTools(request.tools),
+  const { model, abortSignal } = request;
+  const prompt = await convertToLanguageModelPrompt({
+    prompt: { system: request.system, messages: request.messages },
+    supportedUrls: await model.supportedUrls,
+    download: undefined,
+    abortSignal,
+  });
+  const tools = toModelTools(request.tools);
+  const { stream } = await model.doStream({
+    prompt,
+    tools: tools.length > 0 ? tools : undefined,
+    toolChoice: tools.length > 0 ? { type: "auto" } : undefined,
     providerOptions: request.providerOptions,
-    abortSignal: request.abortSignal,
-    maxRetries: 0,
-    onError: ({ error }) => {
-      failure = error;
-    },
+    abortSignal,
   });
 
-  let text = "";
-  let reasoning = "";
-  const toolCalls: ToolAction[] = [];
-  let finishReason = "unknown";
-  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  const step = new StepReader(request.onEvent);
+  const reader = stream.getReader();
+  // A provider that ignores the signal still stops: cancelling ends the pending read.
+  const cancel = () => void reader.cancel(abortSignal.reason).catch(() => undefined);
+  abortSignal.addEventListener("abort", cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      step.read(value);
+    }
+  } finally {
+    abortSignal.removeEventListener("abort", cancel);
+  }
+  abortSignal.throwIfAborted();
+  if (step.failure !== undefined) throw step.failure;
+  return step.outcome();
+}
 
-  for await (const part of result.fullStream) {
+type ContentPart =
+  | { type: "text" | "reasoning"; id: string; text: string; providerMetadata?: SharedV3ProviderMetadata }
+  | { type: "tool-call"; call: ToolAction; providerMetadata?: SharedV3ProviderMetadata };
+
+/** Accumulates a step's stream parts into events, tool calls and the assistant message. */
+class StepReader {
+  failure: unknown;
+  private readonly content: ContentPart[] = [];
+  private readonly open = new Map<string, Extract<ContentPart, { type: "text" | "reasoning" }>>();
+  private finishReason = "unknown";
+  private usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+
+  constructor(private readonly onEvent: (draft: EventDraft) => void) {}
+
+  read(part: LanguageModelV3StreamPart): void {
     switch (part.type) {
-      case "reasoning-delta":
-        if (part.text) {
-          reasoning += part.text;
-          request.onEvent({ type: "reasoning.appended", data: { delta: part.text } });
-        }
-        break;
-      case "reasoning-end":
-        if (reasoning) request.onEvent({ type: "reasoning.completed", data: { text: reasoning } });
+      case "text-start":
+      case "reasoning-start":
+        this.start(part.type === "text-start" ? "text" : "reasoning", part.id, part.providerMetadata);
         break;
       case "text-delta":
-        if (part.text) {
-          text += part.text;
-          request.onEvent({ type: "message.appended", data: { delta: part.text } });
-        }
+      case "reasoning-delta": {
+        if (!part.delta) break;
+        const kind = part.type === "text-delta" ? "text" : "reasoning";
+        const open = this.open.get(`${kind}:${part.id}`) ?? this.start(kind, part.id, undefined);
+        open.text += part.delta;
+        if (part.providerMetadata) open.providerMetadata = part.providerMetadata;
+        this.onEvent(
+          kind === "text"
+            ? { type: "message.appended", data: { delta: part.delta } }
+            : { type: "reasoning.appended", data: { delta: part.delta } },
+        );
         break;
+      }
+      case "text-end":
+      case "reasoning-end": {
+        const key = `${part.type === "text-end" ? "text" : "reasoning"}:${part.id}`;
+        const open = this.open.get(key);
+        this.open.delete(key);
+        if (!open) break;
+        if (part.providerMetadata) open.providerMetadata = part.providerMetadata;
+        if (open.type === "reasoning" && open.text) this.onEvent({ type: "reasoning.completed", data: { text: open.text } });
+        break;
+      }
       case "tool-call":
-        toolCalls.push({ toolCallId: part.toolCallId, name: part.toolName, input: part.input });
+        // Provider-executed tools are never offered (toModelTools declares functions only).
+        if (part.providerExecuted) break;
+        this.content.push({
+          type: "tool-call",
+          call: { toolCallId: part.toolCallId, name: part.toolName, input: parseToolInput(part.input) },
+          providerMetadata: part.providerMetadata,
+        });
         break;
-      case "finish-step":
-        finishReason = part.finishReason;
-        usage = {
-          inputTokens: part.usage.inputTokens ?? 0,
-          outputTokens: part.usage.outputTokens ?? 0,
-          cachedInputTokens: part.usage.inputTokenDetails?.cacheReadTokens ?? 0,
+      case "finish":
+        this.finishReason = part.finishReason.unified;
+        this.usage = {
+          inputTokens: part.usage.inputTokens.total ?? 0,
+          outputTokens: part.usage.outputTokens.total ?? 0,
+          cachedInputTokens: part.usage.inputTokens.cacheRead ?? 0,
         };
         break;
       case "error":
-        failure = part.error;
+        this.failure = part.error;
         break;
     }
   }
-  if (failure !== undefined) throw failure;
-  request.abortSignal.throwIfAborted();
 
-  const response = await result.response;
-  return { text, toolCalls, finishReason, usage, responseMessages: response.messages };
+  outcome(): StepOutcome {
+    const text = this.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const toolCalls = this.content.flatMap((part) => (part.type === "tool-call" ? [part.call] : []));
+    const assistant: Exclude<AssistantContent, string> = [];
+    for (const part of this.content) {
+      const providerOptions = part.providerMetadata;
+      if (part.type === "tool-call") {
+        const { toolCallId, name, input } = part.call;
+        // A call whose input was not JSON still needs an object here: the provider re-sends it.
+        assistant.push({ type: "tool-call", toolCallId, toolName: name, input: isObject(input) ? input : {}, providerOptions });
+      } else if (part.text) {
+        assistant.push({ type: part.type, text: part.text, providerOptions });
+      }
+    }
+    return {
+      text,
+      toolCalls,
+      finishReason: this.finishReason,
+      usage: this.usage,
+      responseMessages: assistant.length > 0 ? [{ role: "assistant", content: assistant }] : [],
+    };
+  }
+
+  private start(type: "text" | "reasoning", id: string, providerMetadata: SharedV3ProviderMetadata | undefined) {
+    const part = { type, id, text: "", providerMetadata };
+    this.content.push(part);
+    this.open.set(`${type}:${id}`, part);
+    return part;
+  }
+}
+
+/**
+ * A tool call's input arrives as JSON text. Text that is not JSON is passed
+ * on as is: the tool's input validation then answers the model with an error
+ * naming the tool, and the turn goes on.
+ */
+function parseToolInput(text: string): unknown {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

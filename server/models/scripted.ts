@@ -1,6 +1,6 @@
 /**
  * The built-in `scripted` model: a real LanguageModelV3 provider that needs
- * no network. It goes through streamText like any other model (streaming,
+ * no network. It takes the same path as any other model (streaming,
  * tool calls, usage), and answers deterministically (see scripted-plan.ts).
  */
 import type {

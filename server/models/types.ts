@@ -7,13 +7,13 @@ export interface ModelParam {
   value: string;
 }
 
-/** A model ready for `streamText`, with the provider options its params became. */
+/** A model ready for a turn, with the provider options its params became. */
 export interface ResolvedModel {
   /** The id as configured, e.g. `grok-4.5`, `openai/gpt-5`, `scripted`. */
   id: string;
   provider: ModelProvider;
   model: LanguageModelV3;
-  /** Pass to `streamText({ providerOptions })`. */
+  /** Sent with every call to the model (`doStream({ providerOptions })`). */
   providerOptions: Record<string, Record<string, JSONValue>>;
   /** The params in effect (reported by `info`). */
   params: ModelParam[];
