@@ -4,7 +4,6 @@
  * `--model`/`BDK_MODEL`, which pick the agent's model); without one, or
  * without its credential, judge assertions are skipped with the reason.
  */
-import { generateText } from "ai";
 import type { EvalConfigDefinition } from "../authoring/evals.ts";
 import { resolveModel, SCRIPTED_MODEL_ID } from "../models/index.ts";
 import { messageOf } from "../protocol/errors.ts";
@@ -39,6 +38,7 @@ export function createJudge(config: EvalConfigDefinition["judge"], env: Record<s
     available: true,
     model: id,
     async grade(criterion, subject, signal) {
+      const { generateText } = await import("ai");
       const { text } = await generateText({
         model: resolved.model,
         providerOptions: resolved.providerOptions,

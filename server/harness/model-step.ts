@@ -6,7 +6,6 @@ import type {
 } from "@ai-sdk/provider";
 import type { ProviderOptions } from "@ai-sdk/provider-utils";
 import type { AssistantContent, ModelMessage } from "ai";
-import { convertToLanguageModelPrompt } from "ai/internal";
 import type { LoadedTool } from "../load/types.ts";
 import type { EventDraft, TokenUsage, ToolAction } from "../protocol/events.ts";
 
@@ -29,6 +28,10 @@ export interface StepOutcome {
   /** The assistant message(s) to append to the conversation. */
   responseMessages: ModelMessage[];
 }
+
+/** Loaded on the first turn (once): an idle server does without the AI SDK, about 15 MB. */
+let aiInternalsLoading: Promise<typeof import("ai/internal")> | undefined;
+const aiInternals = () => (aiInternalsLoading ??= import("ai/internal"));
 
 const functionTools = new WeakMap<LoadedTool, LanguageModelV3FunctionTool>();
 
@@ -54,6 +57,7 @@ export function toModelTools(tools: LoadedTool[]): LanguageModelV3FunctionTool[]
  */
 export async function runModelStep(request: StepRequest): Promise<StepOutcome> {
   const { model, abortSignal } = request;
+  const { convertToLanguageModelPrompt } = await aiInternals();
   const prompt = await convertToLanguageModelPrompt({
     prompt: { system: request.system, messages: request.messages },
     supportedUrls: await model.supportedUrls,

@@ -3,7 +3,7 @@
  * the model cannot be reached or refuses the caller, as opposed to a bad
  * request that any model would refuse.
  */
-import { APICallError, LoadAPIKeyError, NoSuchModelError, RetryError } from "ai";
+import { APICallError, LoadAPIKeyError, NoSuchModelError } from "@ai-sdk/provider";
 import { BdkError } from "../protocol/errors.ts";
 
 /** 401/403 (key refused), 404 (no such model), 408, 429 (rate or quota), 5xx. */
@@ -13,7 +13,10 @@ const NETWORK_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", 
 export function isModelUnavailableError(error: unknown, depth = 0): boolean {
   if (depth > 5 || error == null) return false;
   if (BdkError.isInstance(error)) return error.code === "model_unavailable";
-  if (RetryError.isInstance(error)) return isModelUnavailableError(error.lastError, depth + 1);
+  // The AI SDK's RetryError (from its own retries), matched by name: importing `ai` for a class check would load all of it.
+  if ((error as { name?: unknown }).name === "AI_RetryError") {
+    return isModelUnavailableError((error as { lastError?: unknown }).lastError, depth + 1);
+  }
   if (LoadAPIKeyError.isInstance(error) || NoSuchModelError.isInstance(error)) return true;
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
