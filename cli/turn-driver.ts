@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { messageOf } from "../server/protocol/errors.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { type CommandIO, type ParsedArgs, stringFlag, UsageError } from "./command.ts";
 import { RemoteAgent } from "./remote.ts";
@@ -13,12 +15,33 @@ export interface Decision {
  * `run` and `chat` print the same whichever way they talk to the agent.
  */
 export interface TurnDriver {
-  /** Starts the conversation, or continues it after the first message. */
-  send(message: string): Promise<{ sessionId: string; turnId: string }>;
+  /** Starts the conversation, or continues it after the first message; `workspaceFiles` are written before the turn. */
+  send(message: string, workspaceFiles?: Record<string, string>): Promise<{ sessionId: string; turnId: string }>;
   /** Delivers the session's events from index 0 until `onEvent` returns true. */
   follow(sessionId: string, onEvent: (event: AnyBdkEvent) => boolean): Promise<void>;
   resolveApproval(sessionId: string, approvalId: string, decision: Decision): Promise<unknown>;
   close(): Promise<void>;
+}
+
+/**
+ * `--workspace-file path=file` (repeatable): the file's contents, read here,
+ * become `path` in the session workspace (the server checks the path).
+ */
+export function readWorkspaceFileFlags(args: ParsedArgs, cwd: string): Record<string, string> | undefined {
+  const values = (args.flags["workspace-file"] as string[] | undefined) ?? [];
+  if (values.length === 0) return undefined;
+  const files: Record<string, string> = {};
+  for (const value of values) {
+    const eq = value.indexOf("=");
+    if (eq <= 0 || eq === value.length - 1) throw new UsageError(`--workspace-file expects path=file, got "${value}"`);
+    const [target, source] = [value.slice(0, eq), value.slice(eq + 1)];
+    try {
+      files[target] = readFileSync(path.resolve(cwd, source), "utf8");
+    } catch (error) {
+      throw new UsageError(`--workspace-file ${value}: cannot read ${source} (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`);
+    }
+  }
+  return files;
 }
 
 export async function openDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver> {
@@ -36,10 +59,10 @@ async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver>
   const principal = { type: "user" as const, id: "local" };
   let sessionId = stringFlag(args, "session");
   return {
-    async send(message) {
+    async send(message, workspaceFiles) {
       const handle = sessionId
-        ? opened.runtime.followUp(sessionId, { message, principal })
-        : opened.runtime.startSession({ message, principal, channel: "cli" });
+        ? opened.runtime.followUp(sessionId, { message, principal, workspaceFiles })
+        : opened.runtime.startSession({ message, principal, channel: "cli", workspaceFiles });
       sessionId = handle.sessionId;
       return { sessionId: handle.sessionId, turnId: handle.turnId };
     },
@@ -72,15 +95,16 @@ function remoteDriver(url: string, args: ParsedArgs, io: CommandIO): TurnDriver 
   let token = stringFlag(args, "continuation-token");
   if (sessionId && !token) throw new UsageError("--session with --url needs --continuation-token");
   return {
-    async send(message) {
+    async send(message, workspaceFiles) {
       const answer = sessionId
         ? await remote.request<{ sessionId: string; turnId: string; continuationToken: string }>(
             "POST",
             `/session/${sessionId}`,
-            { message, continuationToken: token },
+            { message, continuationToken: token, workspaceFiles },
           )
         : await remote.request<{ sessionId: string; turnId: string; continuationToken: string }>("POST", "/session", {
             message,
+            workspaceFiles,
           });
       sessionId = answer.sessionId;
       token = answer.continuationToken;

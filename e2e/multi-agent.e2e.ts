@@ -55,6 +55,13 @@ export const tests: E2eTest[] = [
         await sendMessage(page, '/question {"customerEmail":"bob@example.com","question":"Can I return order A-1002?"}');
         await eventually("the command's session opened", async () => ((await page.getByTestId("user-message").first().textContent()) ?? "").includes("A-1002"));
 
+        // kitchen-sink has a memoryHook: the finished conversations are remembered, and can be forgotten.
+        await openTab(page, "Agent");
+        const memory = page.getByRole("region", { name: "Memory" });
+        await eventually("a remembered exchange", async () => ((await memory.textContent()) ?? "").includes("A-1001"), 20_000);
+        await memory.getByRole("button", { name: "Forget all" }).click();
+        await memory.getByText("Nothing remembered yet").waitFor();
+
         const outside = apiPaths.filter((p) => !p.startsWith("/kitchen-sink/v1/") && p !== "/v1/agents");
         assertEqual(outside.length, 0, `every API call goes through /kitchen-sink/v1 (${outside.slice(0, 3).join(", ")})`);
       } finally {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
@@ -104,3 +104,23 @@ it("run --url and call --url print what the in-process commands print", async ()
     await server.stop();
   }
 }, 120_000);
+
+it("bdk run --workspace-file puts a local file into the session workspace, and refuses a malformed one with exit 2", async () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), "bdk-cli-ws-"));
+  writeFileSync(path.join(scratch, "plan.md"), "Release on Thursday.");
+  const run = await runBdk(
+    [
+      "run", "--dir", PR_APPROVER, "--json", "--state-root", scratch,
+      "--message", 'Use read with {"path":"notes/plan.md"}',
+      "--workspace-file", `notes/plan.md=${path.join(scratch, "plan.md")}`,
+    ],
+    { BDK_MODEL: "scripted" },
+  );
+  expect(run.code, run.stderr).toBe(0);
+  const printed = JSON.parse(run.stdout) as { toolCalls: { name: string; output: { content: string } }[] };
+  expect(printed.toolCalls[0]).toMatchObject({ name: "read", output: { content: "Release on Thursday." } });
+
+  const malformed = await runBdk(["run", "--dir", PR_APPROVER, "--message", "hi", "--workspace-file", "plan.md"], { BDK_MODEL: "scripted" });
+  expect(malformed.code).toBe(2);
+  expect(malformed.stderr).toContain('--workspace-file expects path=file, got "plan.md"');
+});

@@ -67,3 +67,18 @@ it("without --dev the cron cadence fires on the clock; schedules: false (--no-sc
   await quiet.advanceTo("2026-03-02T10:00:05Z");
   expect(off.agents[0].opened.store.sessions.list({ limit: 50 }).sessions).toEqual([]);
 }, 240_000);
+
+it("under --dev on loopback, a session the list shows opens even when another principal owns it", async () => {
+  const served = await start({ dev: true });
+  const { sessionIds } = await served.dispatchSchedule("alert-sweep");
+  const id = sessionIds[0];
+  await served.agents[0].opened.runtime.idle(id);
+  expect(served.agents[0].opened.store.sessions.get(id)?.principal.id).not.toBe("local");
+
+  const listed = (await (await fetch(`${served.url}/v1/sessions`)).json()) as { sessions: { id: string }[] };
+  expect(listed.sessions.map((session) => session.id)).toContain(id);
+  const read = await fetch(`${served.url}/v1/session/${id}`);
+  expect(read.status).toBe(200);
+  const events = await (await fetch(`${served.url}/v1/session/${id}/events`)).text();
+  expect(events.split("\n")[0]).toContain('"type":"session.started"');
+});

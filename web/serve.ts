@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { HttpHost, type MountedAgent } from "../server/http/http-host.ts";
+import { connectPeerAgent } from "../server/mcp/peer.ts";
 import { defaultStateRoot, openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
 import type { ToolOutcome } from "../server/harness/execute-tool.ts";
 import { BdkError } from "../server/protocol/errors.ts";
@@ -83,6 +84,8 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
   const mode = options.mode ?? (isProject(root) ? "single" : "multi");
   const log = options.log ?? (() => {});
   const opened: OpenedAgent[] = [];
+  // Peer MCP connections reach the other agents of this host (looked up when a client first opens).
+  const bySlug = new Map<string, OpenedAgent>();
   try {
     for (const project of projects) {
       const stateRoot =
@@ -97,8 +100,10 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
           model: options.model,
           echo: log,
           clock: options.clock,
+          connectPeer: (peerSlug) => connectPeerAgent(bySlug, peerSlug, project.slug),
         }),
       );
+      bySlug.set(project.slug, opened[opened.length - 1]);
     }
   } catch (error) {
     await Promise.all(opened.map((agent) => agent.close()));

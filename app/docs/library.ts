@@ -12,8 +12,6 @@ import { plainInline, renderMarkdown, type RenderedMarkdown } from "./markdown.t
 const DOCS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs");
 const INDEX_PAGE = "README";
 const PAGE_NAME = /^[A-Za-z0-9_-]+$/;
-/** Pages for contributors, not users: kept out of the list and the search. */
-const INTERNAL_PAGES = new Set(["CONTRIBUTING-HELPERS"]);
 
 export interface DocPage {
   slug: string;
@@ -45,14 +43,14 @@ function titleOf(slug: string, markdown: string): string {
 }
 
 export function readPage(slug: string): DocPage | undefined {
-  if (!PAGE_NAME.test(slug) || INTERNAL_PAGES.has(slug)) return undefined;
+  if (!PAGE_NAME.test(slug)) return undefined;
   const file = path.join(DOCS_DIR, `${slug}.md`);
   if (!existsSync(file)) return undefined;
   const markdown = readFileSync(file, "utf8");
   return { slug, title: titleOf(slug, markdown), markdown };
 }
 
-/** Every user page, the index first, then by title. */
+/** Every page, the index first, then by title. */
 export function listPages(): DocPage[] {
   const slugs = existsSync(DOCS_DIR) ? readdirSync(DOCS_DIR).filter((file) => file.endsWith(".md")).map((file) => file.slice(0, -3)) : [];
   const pages = slugs.map(readPage).filter((page): page is DocPage => page !== undefined);

@@ -39,7 +39,15 @@ export function renderInfo(info: ProjectInfo, io: CommandIO): string {
     ),
     ...section("skills", info.skills.map((skill) => [skill.name, firstLine(skill.description)])),
     ...section("subagents", info.subagents.map((subagent) => [subagent.id, subagent.model ? model(subagent.model) : "", firstLine(subagent.description)])),
-    ...section("connections", info.connections.map((connection) => [connection.name, `${connection.scope}, ${connection.kind}, ${connection.transport}`, connection.target])),
+    ...section(
+      "connections",
+      // status and error are known only from a running server (`bdk info --url`).
+      info.connections.map((connection) => [
+        connection.name,
+        [connection.scope, connection.kind, connection.transport, connection.status].filter(Boolean).join(", "),
+        connection.error ? `${connection.target}  error: ${firstLine(connection.error)}` : connection.target,
+      ]),
+    ),
     ...section(
       "extensions",
       info.extensions.map((extension) => [

@@ -3,7 +3,7 @@ import { summarizeTrajectory } from "../../server/harness/trajectory.ts";
 import { parseDecision, terminalPrompt } from "../ask.ts";
 import { type Command, type CommandIO, type FlagSpec, stringFlag, UsageError } from "../command.ts";
 import { createTurnPrinter, trajectoryJson } from "../render.ts";
-import { openDriver, type TurnDriver } from "../turn-driver.ts";
+import { openDriver, readWorkspaceFileFlags, type TurnDriver } from "../turn-driver.ts";
 
 /** Flags shared by `run` and `chat`: where the agent is and which conversation. */
 export const CONVERSATION_FLAGS: FlagSpec[] = [
@@ -29,8 +29,9 @@ export async function driveTurn(
   io: CommandIO,
   onEvent: (event: AnyBdkEvent) => void,
   ask = terminalPrompt(io),
+  workspaceFiles?: Record<string, string>,
 ): Promise<{ sessionId: string; events: AnyBdkEvent[] }> {
-  const { sessionId, turnId } = await driver.send(message);
+  const { sessionId, turnId } = await driver.send(message, workspaceFiles);
   const events: AnyBdkEvent[] = [];
   await driver.follow(sessionId, (event) => {
     if (event.turnId !== turnId) return false;
@@ -53,9 +54,10 @@ export async function driveTurn(
 export const runCommand: Command = {
   name: "run",
   summary: "Run one turn and print the reply as it streams",
-  usage: "bdk run [--dir D | --url U] --message M [--json | --text] [--session ID]",
+  usage: "bdk run [--dir D | --url U] --message M [--json | --text] [--session ID] [--workspace-file path=file]",
   flags: [
     { name: "message", type: "string", description: "the user message" },
+    { name: "workspace-file", type: "strings", description: "path=file: put a local file into the session workspace (repeatable)" },
     { name: "json", type: "boolean", description: "print { reply, toolCalls, usage, sessionId } as JSON" },
     { name: "text", type: "boolean", description: "print only the final reply text" },
     ...CONVERSATION_FLAGS,
@@ -65,12 +67,13 @@ export const runCommand: Command = {
     if (!message) throw new UsageError("--message is required");
     if (args.flags.json === true && args.flags.text === true) throw new UsageError("--json and --text cannot be combined");
 
+    const workspaceFiles = readWorkspaceFileFlags(args, io.cwd);
     const print = args.flags.json || args.flags.text ? () => {} : createTurnPrinter(io);
     const ask = terminalPrompt(io);
     const driver = await openDriver(args, io);
     let result: { sessionId: string; events: AnyBdkEvent[] };
     try {
-      result = await driveTurn(driver, message, io, print, ask);
+      result = await driveTurn(driver, message, io, print, ask, workspaceFiles);
     } finally {
       ask?.close();
       await driver.close();

@@ -4,6 +4,7 @@ import { ChevronIcon } from "../ui/icons.tsx";
 export function AgentCard({ agent }: { agent: AgentIndexEntry }) {
   const model = typeof agent.model === "string" ? agent.model : agent.model?.id;
   const href = agent.playgroundUrl || `/${agent.slug}/playground`;
+  const title = agent.displayName ?? agent.name ?? agent.slug;
   return (
     <li>
       <a
@@ -12,14 +13,15 @@ export function AgentCard({ agent }: { agent: AgentIndexEntry }) {
       >
         <span className="flex items-center gap-2">
           <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-50 text-sm font-bold text-indigo-700 dark:bg-indigo-500/15 dark:text-indigo-300">
-            {(agent.name ?? agent.slug).slice(0, 1).toUpperCase()}
+            {title.slice(0, 1).toUpperCase()}
           </span>
           <span className="min-w-0 flex-1">
-            <span className="block truncate font-semibold">{agent.name ?? agent.slug}</span>
+            <span className="block truncate font-semibold">{title}</span>
             <span className="block truncate font-mono text-xs text-zinc-500">{href}</span>
           </span>
           <ChevronIcon className="size-4 text-zinc-400 group-hover:text-indigo-500" />
         </span>
+        {agent.description ? <span className="text-sm text-zinc-600 dark:text-zinc-400">{agent.description}</span> : null}
         {model ? <span className="font-mono text-xs text-zinc-500">{model}</span> : null}
       </a>
     </li>

@@ -9,6 +9,7 @@ import type {
   EvalSummary,
   FollowUpResponse,
   LogLine,
+  MemoryNote,
   PendingApproval,
   SessionSummary,
   SessionsResponse,
@@ -77,6 +78,11 @@ export function createApi(base: string) {
       apiJson<{ ok: boolean } & EvalComparison>(v1(`/evals/runs/${enc(before)}/compare/${enc(after)}`), { signal }),
     startEvalRun: (selection: { ids?: string[]; tags?: string[] }) =>
       apiJson<{ ok: boolean; runId?: string; run?: EvalRun; id?: string }>(v1("/evals/runs"), jsonBody("POST", selection)),
+
+    memory: (signal?: AbortSignal) => apiJson<{ ok: boolean; notes: MemoryNote[] }>(v1("/memory"), { signal }),
+    /** Forgets one note, or (without an id) every note the caller may see. */
+    forgetMemory: (noteId?: string) =>
+      apiJson<{ ok: boolean; forgotten: number }>(v1(noteId ? `/memory/${enc(noteId)}` : "/memory"), { method: "DELETE" }),
 
     fireSchedule: (name: string) =>
       apiJson<{ ok?: boolean; scheduleId: string; sessionIds: string[] }>(v1(`/dev/schedules/${enc(name)}`), jsonBody("POST")),

@@ -35,6 +35,8 @@ export interface ChannelRouteInfo {
 export interface ChannelInfo {
   id: string;
   kind?: string;
+  /** A platform pack (`slack`, `github`): its route is a signed webhook, not something to call by hand. */
+  pack?: string;
   routes?: ChannelRouteInfo[];
 }
 
@@ -55,10 +57,26 @@ export interface DiagnosticInfo {
   path?: string;
 }
 
+/** One MCP connection in `info`; `status` is present when the agent is running. */
+export interface ConnectionInfo {
+  name: string;
+  scope?: "model" | "host";
+  kind?: string;
+  transport?: string;
+  target?: string;
+  description?: string;
+  file?: string;
+  status?: "idle" | "connected" | "error";
+  error?: string;
+  tools?: string[];
+}
+
 /** `GET /v1/info`: the same object as `bdk info --json`. */
 export interface AgentInfo {
   ok?: boolean;
   name?: string;
+  /** `defineAgent({ name })`, else `name`. */
+  displayName?: string;
   slug?: string;
   description?: string;
   model?: ModelInfo | string;
@@ -121,6 +139,16 @@ export interface PendingApproval {
   name: string;
   input?: unknown;
   createdAt?: string;
+}
+
+/** A note `memoryHook` keeps of one completed turn (`GET /v1/memory`). */
+export interface MemoryNote {
+  id: string;
+  scope: string;
+  sessionId: string;
+  principal: { type: string; id: string };
+  note: string;
+  createdAt: string;
 }
 
 export interface LogLine {
@@ -210,6 +238,8 @@ export interface EvalComparison {
 export interface AgentIndexEntry {
   slug: string;
   name?: string;
+  displayName?: string;
+  description?: string;
   model?: string | ModelInfo;
   playgroundUrl?: string;
 }

@@ -18,9 +18,22 @@ describe("projectInfo", () => {
     expect(JSON.parse(JSON.stringify(info))).toEqual(info);
   });
 
+  it("shows defineAgent's name as the display name, keeping the project name as the identity", async () => {
+    const dir = tempProject({
+      "package.json": JSON.stringify({ name: "vat-books" }),
+      "bot/instructions.md": "You keep the books.",
+      "bot/agent.ts": 'import { defineAgent } from "@cursor/bdk";\nexport default defineAgent({ name: "VAT Books", description: "Bookkeeping" });',
+    });
+    const named = await loadAgent(dir);
+    const info = projectInfo(named.agent!, named.diagnostics, now);
+    expect(info).toMatchObject({ name: "vat-books", displayName: "VAT Books", description: "Bookkeeping" });
+  });
+
   it("lists the discovered surface of the kitchen-sink example", () => {
     const info = projectInfo(loaded.agent!, loaded.diagnostics, now);
     expect(info.name).toBe("kitchen-sink");
+    expect(info.displayName).toBe("kitchen-sink");
+    expect(info.description).toContain("orders and returns");
     expect(info.model).toEqual({ ...DEFAULT_MODEL, isDefault: false });
     expect(info.harnessTools).toEqual(["read", "grep", "glob", "ls", "load_skill", "task"]);
     expect(info.builtinTools).toEqual(["reminders"]);
@@ -56,7 +69,10 @@ describe("projectInfo", () => {
       { name: "order-sweep", cron: "*/15 * * * *", kind: "handler", nextFireAt: "2025-01-06T07:15:00.000Z" },
     ]);
     expect(info.reminders.map((reminder) => reminder.name)).toEqual(["follow_up"]);
-    expect(info.hooks).toEqual([{ name: "audit/usage", events: ["turn.completed"] }]);
+    expect(info.hooks).toEqual([
+      { name: "audit/usage", events: ["turn.completed"] },
+      { name: "memory", events: [], memory: { scope: "principal", maxNotes: 10 } },
+    ]);
     expect(info.artifacts).toEqual({ kinds: [{ kind: "order-note", description: "A note about an order, kept across sessions.", hasSchema: true }], agentTool: true, max: 200 });
     expect(info.result).toBe(true);
     expect(info.evals.map((evalCase) => evalCase.id)).toEqual(["orders/known", "orders/unknown", "smoke"]);

@@ -24,7 +24,11 @@ export interface ModelInfo {
 }
 
 export interface ProjectInfo {
+  /** The agent's identity: the package or directory name. */
   name: string;
+  /** `defineAgent({ name })`, else `name`: what the playground shows. */
+  displayName: string;
+  description?: string;
   version: string;
   model: ModelInfo;
   modelFallbacks: ModelInfo[];
@@ -46,7 +50,15 @@ export interface ProjectInfo {
   }[];
   skills: { name: string; description: string; file: string; files: string[] }[];
   subagents: { id: string; description: string; model?: ModelInfo; file: string }[];
-  connections: { name: string; scope: "model" | "host"; kind: string; transport: string; target: string; file: string }[];
+  connections: ({
+    name: string;
+    scope: "model" | "host";
+    kind: string;
+    transport: string;
+    target: string;
+    description?: string;
+    file: string;
+  } & Partial<ConnectionState>)[];
   extensions: {
     namespace: string;
     extension: string;
@@ -66,6 +78,13 @@ export interface ProjectInfo {
   result: boolean;
   evals: { id: string; file: string; tags: string[] }[];
   diagnostics: Diagnostic[];
+}
+
+/** A connection's client state, known only while the agent runs (`GET /v1/info`, not `bdk info`). */
+export interface ConnectionState {
+  status: "idle" | "connected" | "error";
+  error?: string;
+  tools?: string[];
 }
 
 function modelInfo(setting: ModelSetting): ModelInfo {
@@ -112,10 +131,14 @@ export function projectInfo(
   diagnostics: Diagnostic[] = [],
   now: Date = new Date(),
   effective: Pick<ModelInfo, "effective" | "unavailable"> = {},
+  running: { connections?: Array<ConnectionState & { name: string }> } = {},
 ): ProjectInfo {
+  const states = new Map(running.connections?.map(({ name, ...state }) => [name, state]));
   const config = agent.config;
   const info: ProjectInfo = {
     name: agent.name,
+    displayName: config.name ?? agent.name,
+    ...(config.description ? { description: config.description } : {}),
     version: agent.version,
     model: { ...(config.model ? modelInfo(config.model) : { ...DEFAULT_MODEL, isDefault: true }), ...effective },
     modelFallbacks: (config.modelFallbacks ?? []).map(modelInfo),
@@ -149,7 +172,9 @@ export function projectInfo(
       kind: connection.kind,
       transport: TRANSPORT[connection.kind],
       target: connectionTarget(connection.definition as unknown as Record<string, unknown>),
+      description: connection.definition.description,
       file: connection.file,
+      ...states.get(connection.name),
     })),
     extensions: (agent.extensions ?? []).map((extension) => ({ ...extension, contributes: { ...extension.contributes } })),
     channels: [...agent.channels].map(([id, definition]) => ({ id, pack: definition.pack, routes: channelRoutes(id, definition) })),

@@ -11,12 +11,12 @@ export interface ToolOutcome {
   durationMs: number;
 }
 
-interface ContentEnvelope {
+export interface ContentEnvelope {
   content: Array<{ type: "text"; text: string } | { type: "image"; data: string; mimeType: string }>;
   isError?: boolean;
 }
 
-function isContentEnvelope(value: unknown): value is ContentEnvelope {
+export function isContentEnvelope(value: unknown): value is ContentEnvelope {
   return (
     typeof value === "object" &&
     value !== null &&

@@ -2,7 +2,9 @@ import path from "node:path";
 import type { Diagnostic } from "../discover/diagnostics.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { sandboxAvailable } from "../harness/builtin-tools/index.ts";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { loadAgent } from "../load/load-agent.ts";
+import { McpConnections } from "../mcp/connections.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { effectiveModel, isModelUnavailableError, resolveModelChain } from "../models/index.ts";
 import { SessionRuntime } from "../sessions/session-runtime.ts";
@@ -25,6 +27,8 @@ export interface OpenAgentOptions {
   echo?: (line: string) => void;
   /** Time for schedules and reminders (tests inject a manual clock). */
   clock?: Clock;
+  /** Reaches another agent mounted on this host, for peer MCP connections (`agent: "<slug>"`). */
+  connectPeer?: (agentSlug: string) => Promise<Transport>;
 }
 
 export interface OpenedAgent {
@@ -35,6 +39,8 @@ export interface OpenedAgent {
   stateRoot: string;
   /** Channels, schedules and reminders. */
   automation: AgentAutomation;
+  /** The agent's MCP clients (started on first use, closed by `close`). */
+  mcp: McpConnections;
   /** Replaced on a hot reload. */
   diagnostics: Diagnostic[];
   /** The model turns would use now, or why none can (for `info`). */
@@ -89,6 +95,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   if (options.dev) warnAboutScriptedFallback(resolveModels(agent.config, agent.name), logger);
 
   const clock = options.clock ?? systemClock;
+  const mcp = new McpConnections({ agent: () => runtime.agent, env, logger, connectPeer: options.connectPeer });
   const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
   const runtime: SessionRuntime = new SessionRuntime({
     agent,
@@ -97,7 +104,8 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     logger,
     resolveModels,
     isModelUnavailable: isModelUnavailableError,
-    host: createHostServices({ agentName: agent.name, store, logger, env, reminders }),
+    host: createHostServices({ agentName: agent.name, store, logger, env, reminders, mcp }),
+    mcp,
   });
   const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
   const recovered = runtime.recover();
@@ -110,12 +118,15 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     logger,
     stateRoot,
     automation,
+    mcp,
     diagnostics: loaded.diagnostics,
     effectiveModel: () =>
       effectiveModel(runtime.agent.config, { env, dev: options.dev, override: options.model, agentName: runtime.agent.name }),
     async close() {
       await automation.close();
       await runtime.close();
+      // After the turns: a turn that was still calling an MCP tool has been stopped.
+      await mcp.close();
       store.close();
     },
   };

@@ -1,6 +1,7 @@
 import type { HostServices, JsonValue, RemindersApi } from "../authoring/types.ts";
 import { githubClientFactory } from "../channels/github/octokit.ts";
 import { BdkError } from "../protocol/errors.ts";
+import type { McpConnections } from "../mcp/connections.ts";
 import type { Store } from "../store/index.ts";
 import type { Logger } from "./logger.ts";
 
@@ -12,6 +13,8 @@ export interface HostServicesOptions {
   env?: Record<string, string | undefined>;
   /** The durable reminders of this agent (`server/reminders`); without it, creating one fails. */
   reminders?: RemindersApi;
+  /** The agent's MCP clients (`server/mcp`); without them, `host.mcp` lists nothing. */
+  mcp?: Pick<McpConnections, "names" | "callTool">;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface HostServicesOptions {
  * whose capability is not configured fail with a message naming what to set.
  */
 export function createHostServices(options: HostServicesOptions): HostServices {
-  const { agentName, store, logger } = options;
+  const { agentName, store, logger, mcp } = options;
   return {
     kv: {
       async get(key) {
@@ -32,15 +35,14 @@ export function createHostServices(options: HostServicesOptions): HostServices {
         store.kv.delete(agentName, key);
       },
     },
-    mcp: {
-      names: () => [],
-      async callTool(connection) {
-        throw new BdkError(
-          "not_ready",
-          `ctx.host.mcp.callTool("${connection}", ...): this version of the kit discovers MCP connections but does not start MCP clients yet.`,
-        );
-      },
-    },
+    mcp: mcp
+      ? { names: () => mcp.names(), callTool: (connection, tool, args) => mcp.callTool(connection, tool, args) }
+      : {
+          names: () => [],
+          async callTool(connection) {
+            throw new BdkError("not_ready", `ctx.host.mcp.callTool("${connection}", ...): MCP clients are not available in this process.`);
+          },
+        },
     github: { getOctokit: githubClientFactory(options.env ?? {}) },
     reminders: options.reminders ?? {
       async create() {

@@ -63,6 +63,16 @@ function indexParam(url: URL, name: string): number {
   return value;
 }
 
+/**
+ * Who the caller acts as on `/session/:id`: itself, or, when it sees every
+ * principal's sessions (`--dev` on loopback, anonymous), the session's owner,
+ * so a session the list shows (a schedule's, a Slack thread's) also opens.
+ */
+function sessionPrincipal({ seesAll, principal, opened, params }: AgentRequest): Principal {
+  if (!seesAll) return principal;
+  return opened.store.sessions.get(params.id)?.principal ?? principal;
+}
+
 /** The session, tool, info and log routes of one agent, keyed by route name. */
 export const sessionRoutes = {
   async createSession({ request, opened, principal, basePath }) {
@@ -88,14 +98,15 @@ export const sessionRoutes = {
     );
   },
 
-  async followUp({ request, params, opened, principal }) {
+  async followUp(req) {
+    const { request, params, opened } = req;
     const body = await readJsonBody(request, followUpBody);
     const handle = opened.runtime.followUp(params.id, {
       message: body.message,
       continuationToken: body.continuationToken,
       admission: body.admission,
       workspaceFiles: body.workspaceFiles,
-      principal,
+      principal: sessionPrincipal(req),
       rotateToken: true,
     });
     return json(
@@ -104,17 +115,17 @@ export const sessionRoutes = {
     );
   },
 
-  async stop({ params, opened, principal }) {
-    const status = opened.runtime.stop(params.id, principal);
+  async stop(req) {
+    const status = req.opened.runtime.stop(req.params.id, sessionPrincipal(req));
     return json({ ok: true, status }, status === "stopping" ? 202 : 200);
   },
 
-  async getSession({ params, opened, principal }) {
-    return json({ ok: true, session: sessionJson(opened.runtime.getSession(params.id, principal)) });
+  async getSession(req) {
+    return json({ ok: true, session: sessionJson(req.opened.runtime.getSession(req.params.id, sessionPrincipal(req))) });
   },
 
-  async deleteSession({ params, opened, principal }) {
-    opened.runtime.deleteSession(params.id, principal);
+  async deleteSession(req) {
+    req.opened.runtime.deleteSession(req.params.id, sessionPrincipal(req));
     return json({ ok: true });
   },
 
@@ -130,7 +141,9 @@ export const sessionRoutes = {
     return json({ ok: true, sessions: page.sessions.map(sessionJson), nextCursor: page.nextCursor ?? null });
   },
 
-  async stream({ request, params, opened, principal }) {
+  async stream(req) {
+    const { request, params, opened } = req;
+    const principal = sessionPrincipal(req);
     const url = new URL(request.url);
     const from = indexParam(url, "startIndex");
     if (url.searchParams.get("follow") === "false") {
@@ -145,8 +158,9 @@ export const sessionRoutes = {
     return new Response(body, { headers: NDJSON_HEADERS });
   },
 
-  async events({ request, params, opened, principal }) {
-    const text = opened.runtime.eventsNdjson(params.id, principal, indexParam(new URL(request.url), "startIndex"));
+  async events(req) {
+    const from = indexParam(new URL(req.request.url), "startIndex");
+    const text = req.opened.runtime.eventsNdjson(req.params.id, sessionPrincipal(req), from);
     return new Response(text, { headers: NDJSON_HEADERS });
   },
 
@@ -192,7 +206,8 @@ export const sessionRoutes = {
   },
 
   async info({ opened }) {
-    return json(projectInfo(opened.runtime.agent, opened.diagnostics, new Date(), opened.effectiveModel()));
+    const running = { connections: opened.mcp.status() };
+    return json(projectInfo(opened.runtime.agent, opened.diagnostics, new Date(), opened.effectiveModel(), running));
   },
 
   async logs({ request, opened }) {

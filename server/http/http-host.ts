@@ -129,6 +129,8 @@ export class HttpHost {
       agents: this.options.agents.map(({ slug, opened }) => ({
         slug,
         name: opened.runtime.agent.name,
+        displayName: opened.runtime.agent.config.name ?? opened.runtime.agent.name,
+        description: opened.runtime.agent.config.description,
         model: opened.runtime.agent.config.model ?? "grok-4.5",
         playgroundUrl: `${this.basePath(slug)}/playground`,
         apiBase: `${this.basePath(slug)}/v1`,

@@ -1,6 +1,9 @@
 import { type AgentRouteHandler, sessionRoutes } from "./agent-routes.ts";
+import { artifactRoutes } from "./artifact-routes.ts";
 import { devRoutes } from "./dev-routes.ts";
 import { evalRoutes } from "./eval-routes.ts";
+import { memoryRoutes } from "./memory-routes.ts";
+import { mcpRoutes } from "./mcp-routes.ts";
 
 /**
  * Every named `/v1` route of an agent. Each capability keeps its routes in
@@ -10,6 +13,9 @@ export const agentRoutes = {
   ...sessionRoutes,
   ...evalRoutes,
   ...devRoutes,
+  ...mcpRoutes,
+  ...artifactRoutes,
+  ...memoryRoutes,
 } satisfies Record<string, AgentRouteHandler>;
 
 export type AgentRouteName = keyof typeof agentRoutes;

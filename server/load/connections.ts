@@ -4,7 +4,8 @@ import { checked, type LoadContext } from "./context.ts";
 import { DefinitionError } from "./definition-error.ts";
 import type { ResolvedConnection } from "./types.ts";
 
-const TEMPLATE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** `${NAME}` in header and env values; resolved when a client opens (server/mcp/templates.ts). */
+export const TEMPLATE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export function connectionKind(definition: ConnectionDefinition): ResolvedConnection["kind"] {
   const record = definition as unknown as Record<string, unknown>;

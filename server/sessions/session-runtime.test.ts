@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -72,6 +72,30 @@ describe("SessionRuntime", () => {
     expect(() => runtime.followUp(task.sessionId, { message: "x", principal: me })).toThrow(
       expect.objectContaining({ code: "task_session" }),
     );
+  });
+
+  it("keeps a channel's own token when a follow-up asks to rotate it", async () => {
+    const { runtime, store } = start(tmp());
+    const token = "pr:acme/checkout#42";
+    const started = runtime.startSession({ message: "hello", principal: me, channel: "github", continuationToken: token });
+    await started.done;
+    const next = runtime.followUp(started.sessionId, { message: "again", principal: me, continuationToken: token, rotateToken: true });
+    expect(next.continuationToken).toBe(token);
+    await next.done;
+    expect(store.sessions.get(started.sessionId)?.continuationToken).toBe(token);
+  });
+
+  it("lays workspaces out under local.cwd, or in local.workspaceDir, relative to the project root", async () => {
+    const root = tmp();
+    const underCwd = start(tmp(), testAgent([inspect], { rootDir: root, config: { local: { cwd: "sandboxes" } } })).runtime;
+    const one = underCwd.startSession({ message: "hello", principal: me, workspaceFiles: { "notes/a.txt": "in cwd" } });
+    await one.done;
+    expect(readFileSync(path.join(root, "sandboxes", one.sessionId, "notes/a.txt"), "utf8")).toBe("in cwd");
+
+    const shared = start(tmp(), testAgent([inspect], { rootDir: root, config: { local: { workspaceDir: "shared-ws" } } })).runtime;
+    const two = shared.startSession({ message: "hello", principal: me, workspaceFiles: { "b.txt": "shared" } });
+    await two.done;
+    expect(readFileSync(path.join(root, "shared-ws", "b.txt"), "utf8")).toBe("shared");
   });
 
   it("forbids another principal every session operation", async () => {

@@ -8,9 +8,11 @@ import { historyFromEvents } from "../harness/history.ts";
 import { pathSyntaxProblem, planWorkspaceFiles, prepareWorkspace, writeWorkspaceFiles } from "../harness/workspace.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { buildSystemPrompt } from "../harness/system-prompt.ts";
+import { recallSection, rememberTurn } from "../memory/memory.ts";
 import { createHostServices } from "../host/services.ts";
 import type { Logger } from "../host/logger.ts";
-import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
+import type { AgentConfig, LoadedTool, ResolvedAgent } from "../load/types.ts";
+import { McpConnections } from "../mcp/connections.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDraft, type Principal, type SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
@@ -40,6 +42,8 @@ export interface SessionRuntimeOptions {
   now?: () => Date;
   /** The `host` tools and handlers see; default: services without reminders or GitHub access. */
   host?: HostServices;
+  /** The agent's MCP clients: their model-visible tools join every turn. */
+  mcp?: Pick<McpConnections, "modelTools">;
 }
 
 export interface StartSessionInput {
@@ -61,7 +65,7 @@ export interface FollowUpInput {
   principal: Principal;
   continuationToken?: string;
   admission?: "preempt" | "coalesce";
-  /** Channels keep their own token; only the HTTP channel rotates it. */
+  /** Rotate the token after this message (HTTP follow-ups); a session started by another channel keeps its own. */
   rotateToken?: boolean;
   workspaceFiles?: Record<string, string>;
 }
@@ -192,7 +196,9 @@ export class SessionRuntime {
     }
     if (input.workspaceFiles) planWorkspaceFiles(this.workspaceDir(sessionId), input.workspaceFiles);
     let token = session.continuationToken ?? newContinuationToken();
-    if (input.rotateToken) {
+    // Only tokens the HTTP channel issued rotate: a channel's own token (`pr:acme/checkout#42`)
+    // must keep reaching this session when the playground or the API sends a follow-up.
+    if (input.rotateToken && session.channel === "http") {
       const rotated = newContinuationToken();
       // Atomic swap: of two follow-ups racing with the same token, one wins and the other is stale.
       if (!this.store.sessions.rotateToken(sessionId, token, rotated)) {
@@ -547,15 +553,16 @@ export class SessionRuntime {
     const scope = { session, workspaceDir: this.workspaceDir(sessionId), turnId };
     const gate = this.approvals.gateFor(sessionId, turnId, controller.signal);
     try {
+      const connectionTools = await this.connectionTools(agent, controller.signal);
       const end = await executeTurn({
         turnId,
         message: start.message,
         resume: start.resume,
         gate,
         commit: resultCommitter(agent, toolContextFor(this.services, agent, scope, undefined, controller.signal)),
-        system: buildSystemPrompt(agent, scope.workspaceDir),
+        system: withSection(buildSystemPrompt(agent, scope.workspaceDir), recallSection(this.store, agent, session)),
         history: history ?? [],
-        tools: toolsForTurn(this.services, agent, emit, gate),
+        tools: toolsForTurn(this.services, agent, emit, gate, connectionTools),
         botVersion: agent.version,
         resolveModels: () => this.options.resolveModels(agent.config, agent.name),
         isModelUnavailable: this.options.isModelUnavailable,
@@ -569,6 +576,18 @@ export class SessionRuntime {
     } finally {
       release();
     }
+  }
+
+  /**
+   * MCP tools, opening clients on first use; agents without model
+   * connections skip the await. A stop does not wait for a slow server: the
+   * turn goes on without the tools and ends as stopped.
+   */
+  private async connectionTools(agent: ResolvedAgent, signal: AbortSignal): Promise<LoadedTool[]> {
+    const mcp = this.options.mcp;
+    if (!mcp || !McpConnections.offersTools(agent) || signal.aborted) return [];
+    const stopped = new Promise<LoadedTool[]>((resolve) => signal.addEventListener("abort", () => resolve([]), { once: true }));
+    return Promise.race([mcp.modelTools(agent), stopped]);
   }
 
   /**
@@ -592,6 +611,7 @@ export class SessionRuntime {
       }
       const updated = this.store.sessions.update(session.id, { status: session.mode === "task" ? "completed" : "waiting", usage });
       if (live && updated) live.session = updated;
+      this.remember(session, turnId, end.text);
       return end;
     }
     this.store.turns.update(turnId, { status: end.status, endedAt: at });
@@ -603,6 +623,15 @@ export class SessionRuntime {
       this.store.sessions.update(session.id, { status: "waiting" });
     }
     return end;
+  }
+
+  /** `memoryHook`: a note of the exchange; a failure to store it never fails the turn. */
+  private remember(session: SessionRow, turnId: string, reply: string): void {
+    try {
+      rememberTurn(this.store, this.agent, session, turnId, reply);
+    } catch (error) {
+      this.options.logger.warn(`Memory: could not store a note for turn ${turnId}: ${messageOf(error)}`);
+    }
   }
 
   private historyBefore(sessionId: string, index: number): ModelMessage[] {
@@ -634,8 +663,17 @@ export class SessionRuntime {
     live.preparedFor = agent.version;
   }
 
+  /**
+   * `local.workspaceDir`: one directory for every session; `local.cwd`: the
+   * parent of per-session workspaces (a clean directory of your choosing);
+   * by default `<stateRoot>/workspaces/<sessionId>`. Relative paths are from the project root.
+   */
   private workspaceDir(sessionId: string, options: { create?: boolean } = {}): string {
-    const dir = this.agent.config.local?.workspaceDir ?? path.join(this.options.stateRoot, "workspaces", sessionId);
+    const { rootDir, config } = this.agent;
+    const local = config.local;
+    const dir = local?.workspaceDir
+      ? path.resolve(rootDir, local.workspaceDir)
+      : path.join(local?.cwd ? path.resolve(rootDir, local.cwd) : path.join(this.options.stateRoot, "workspaces"), sessionId);
     if (options.create !== false && !this.createdDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.createdDirs.add(dir);
@@ -668,6 +706,10 @@ function* mapIterable<A, B>(source: Iterable<A>, map: (item: A) => B): Generator
 
 function sameOwner(owner: Principal, caller: Principal): boolean {
   return owner.type === caller.type && owner.id === caller.id;
+}
+
+function withSection(prompt: string, section: string | undefined): string {
+  return section ? `${prompt}\n\n${section}` : prompt;
 }
 
 function titleFrom(message: string): string {

@@ -93,16 +93,18 @@ export function authoredTools(agent: ResolvedAgent): LoadedTool[] {
 
 /**
  * The tools a turn offers the model: authored ones first (the scripted
- * model breaks ties by this order), the harness built-ins, then `task` and
- * `tag_artifact` when configured.
+ * model breaks ties by this order), the harness built-ins, the MCP
+ * connections' tools (listed by the caller, which may have to open clients),
+ * then `task` and `tag_artifact` when configured.
  */
 export function toolsForTurn(
   services: TurnServices,
   agent: ResolvedAgent,
   emit: (draft: EventDraft) => void,
   gate: ToolGate | undefined,
+  connectionTools: LoadedTool[] = [],
 ): LoadedTool[] {
-  const tools = [...staticTools(agent)];
+  const tools = [...staticTools(agent), ...connectionTools];
   if (agent.artifacts?.agentTool) tools.push(createTagArtifactTool(agent.artifacts));
   if (agent.subagents.length > 0 && allowed(agent, "task")) {
     tools.push(

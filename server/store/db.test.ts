@@ -1,17 +1,22 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { DATABASE_FILE, MIGRATIONS_FOLDER } from "./db.ts";
+import { openStore } from "./store.ts";
 import { readTrace, traceFile } from "./trace.ts";
 import { tempRoots } from "./testing/temp-root.ts";
 
 const run = promisify(execFile);
 const roots = tempRoots();
 afterEach(() => roots.cleanup());
+
+/** Every migration the kit ships is applied exactly once. */
+const MIGRATION_COUNT = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).length;
 
 const TABLES = [
   "approvals",
@@ -22,6 +27,7 @@ const TABLES = [
   "kv",
   "leases",
   "logs",
+  "memory_notes",
   "reminders",
   "sessions",
   "turns",
@@ -48,7 +54,7 @@ describe("openStore", () => {
     expect(existsSync(path.join(stateRoot, DATABASE_FILE))).toBe(true);
     const state = inspect(stateRoot);
     expect(state.tables).toEqual(TABLES);
-    expect(state.migrations).toBe(1);
+    expect(state.migrations).toBe(MIGRATION_COUNT);
   });
 
   it("reopens an existing database without reapplying migrations, keeping its rows", () => {
@@ -58,7 +64,26 @@ describe("openStore", () => {
     first.close();
     const second = roots.open(stateRoot);
     expect(second.kv.get("agent", "k")).toBe(1);
-    expect(inspect(stateRoot).migrations).toBe(1);
+    expect(inspect(stateRoot).migrations).toBe(MIGRATION_COUNT);
+  });
+
+  it("upgrades a state root written by an earlier version: the new migrations apply, the rows stay", () => {
+    const stateRoot = roots.root();
+    const firstOnly = mkdtempSync(path.join(tmpdir(), "bdk-migrations-"));
+    cpSync(MIGRATIONS_FOLDER, firstOnly, { recursive: true });
+    const journalFile = path.join(firstOnly, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
+    const old = openStore(stateRoot, { migrationsFolder: firstOnly });
+    old.kv.put("agent", "k", "kept");
+    old.close();
+    expect(inspect(stateRoot)).toMatchObject({ migrations: 1 });
+    expect(inspect(stateRoot).tables).not.toContain("memory_notes");
+
+    const upgraded = roots.open(stateRoot);
+    expect(upgraded.kv.get("agent", "k")).toBe("kept");
+    expect(inspect(stateRoot)).toMatchObject({ tables: TABLES, migrations: MIGRATION_COUNT });
+    rmSync(firstOnly, { recursive: true, force: true });
   });
 
   it("runs in WAL mode with foreign keys on", () => {
@@ -85,7 +110,7 @@ describe("openStore", () => {
     expect(events.map((e) => e.index)).toEqual([...Array(3 * perWorker).keys()]);
     expect(store.events.lastIndex("ses_shared")).toBe(3 * perWorker - 1);
     expect(readTrace(traceFile(stateRoot, "ses_shared"))).toEqual(events);
-    expect(inspect(stateRoot).migrations).toBe(1);
+    expect(inspect(stateRoot).migrations).toBe(MIGRATION_COUNT);
   });
 
   it("retries when another process applies the migrations while it waits for the lock", async () => {
@@ -110,6 +135,6 @@ describe("openStore", () => {
     await child;
     const store = roots.open(stateRoot);
     expect(store.events.lastIndex("ses_late")).toBe(4);
-    expect(inspect(stateRoot).migrations).toBe(1);
+    expect(inspect(stateRoot).migrations).toBe(MIGRATION_COUNT);
   });
 });

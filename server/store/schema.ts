@@ -181,3 +181,22 @@ export const leases = sqliteTable("leases", {
   expiresAt: text("expires_at").notNull(),
 });
 
+
+/** `memoryHook`: one compact note per completed turn, recalled by scope (`principal:<type>:<id>`, `agent`, `session:<id>`). */
+export const memoryNotes = sqliteTable(
+  "memory_notes",
+  {
+    id: text("id").primaryKey(),
+    agent: text("agent").notNull(),
+    scope: text("scope").notNull(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    turnId: text("turn_id").notNull(),
+    principalType: text("principal_type", { enum: ["user", "service", "app"] }).notNull(),
+    principalId: text("principal_id").notNull(),
+    note: text("note").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("memory_notes_scope").on(t.agent, t.scope, t.createdAt)],
+);

@@ -12,6 +12,7 @@ import { createEventsRepository, type EventsRepository } from "./events.ts";
 import { createKvRepository, type KvRepository } from "./kv.ts";
 import { createLeasesRepository, type LeasesRepository } from "./leases.ts";
 import { createLogsRepository, type LogsRepository } from "./logs.ts";
+import { createMemoryRepository, type MemoryRepository } from "./memory.ts";
 import { createRemindersRepository, type RemindersRepository } from "./reminders.ts";
 import { createSessionsRepository, type SessionsRepository } from "./sessions.ts";
 import { createTurnsRepository, type TurnsRepository } from "./turns.ts";
@@ -35,6 +36,7 @@ export interface Store {
   readonly evalRuns: EvalRunsRepository;
   readonly logs: LogsRepository;
   readonly leases: LeasesRepository;
+  readonly memory: MemoryRepository;
   close(): void;
 }
 
@@ -55,6 +57,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     evalRuns: createEvalRunsRepository(ctx),
     logs,
     leases: createLeasesRepository(ctx),
+    memory: createMemoryRepository(ctx),
     close() {
       closeTraces();
       if (sqlite.open) sqlite.close();

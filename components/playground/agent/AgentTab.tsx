@@ -1,4 +1,4 @@
-import type { AgentInfo, DiagnosticInfo, ScheduleInfo, ToolInfo } from "../../api/types.ts";
+import type { AgentInfo, ConnectionInfo, DiagnosticInfo, ScheduleInfo, ToolInfo } from "../../api/types.ts";
 import { Badge } from "../../ui/Badge.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Section } from "../../ui/Section.tsx";
@@ -6,8 +6,10 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { cardClass } from "../../ui/styles.ts";
 import { describeModel } from "../shell/modelLabel.ts";
 import { ChannelsSection } from "./ChannelsSection.tsx";
+import { ConnectionsSection } from "./ConnectionsSection.tsx";
 import { DiagnosticsSection } from "./DiagnosticsSection.tsx";
 import { EntryList } from "./EntryList.tsx";
+import { MemorySection } from "./MemorySection.tsx";
 import { ScheduleRow } from "./ScheduleRow.tsx";
 import { ToolCard } from "./ToolCard.tsx";
 
@@ -29,7 +31,7 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
     <div className="mx-auto max-w-5xl space-y-8 px-4 py-6">
       <div className={`${cardClass} flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3`}>
         <div className="min-w-0">
-          <p className="text-base font-semibold">{info.name ?? "Agent"}</p>
+          <p className="text-base font-semibold">{info.displayName ?? info.name ?? "Agent"}</p>
           {info.description ? <p className="text-sm text-zinc-500">{info.description}</p> : null}
         </div>
         <div className="flex flex-wrap items-center gap-1.5 text-xs">
@@ -56,12 +58,14 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
       <div className="grid gap-8 md:grid-cols-2">
         <EntryList title="Skills" value={info.skills} empty="No skills" />
         <EntryList title="Subagents" value={info.subagents} empty="No subagents" />
-        <EntryList title="Connections" value={info.connections} empty="No MCP connections" />
+        <ConnectionsSection connections={list<ConnectionInfo>(info.connections)} />
         <EntryList title="Hooks" value={info.hooks} empty="No hooks" />
         {Array.isArray(info.extensions) && info.extensions.length ? <EntryList title="Extensions" value={info.extensions} empty="No extensions" /> : null}
       </div>
 
       <ChannelsSection channels={list(info.channels)} />
+
+      {list<{ memory?: unknown }>(info.hooks).some((hook) => hook?.memory) ? <MemorySection /> : null}
 
       <Section title="Schedules" count={schedules.length}>
         {schedules.length === 0 ? (

@@ -3,7 +3,7 @@ import { Section } from "../../ui/Section.tsx";
 import { cardClass } from "../../ui/styles.ts";
 import { namedEntries } from "./named-entries.ts";
 
-/** A simple Agent-tab section for skills, subagents, connections and hooks. */
+/** A simple Agent-tab section for skills, subagents, hooks and extensions. */
 export function EntryList({ title, value, empty }: { title: string; value: unknown; empty: string }) {
   const entries = namedEntries(value);
   return (

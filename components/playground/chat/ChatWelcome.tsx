@@ -9,10 +9,10 @@ export function ChatWelcome({ info, commands, onPick }: { info: AgentInfo | unde
   return (
     <div className="mx-auto flex max-w-xl flex-col items-center gap-4 py-12 text-center sm:py-20">
       <div className="flex size-12 items-center justify-center rounded-2xl bg-gradient-to-br from-indigo-500 to-violet-600 text-lg font-bold text-white shadow-lg">
-        {(info?.name ?? "B").slice(0, 1).toUpperCase()}
+        {(info?.displayName ?? info?.name ?? "B").slice(0, 1).toUpperCase()}
       </div>
       <div>
-        <h2 className="text-lg font-semibold tracking-tight">Chat with {info?.name ?? "your agent"}</h2>
+        <h2 className="text-lg font-semibold tracking-tight">Chat with {info?.displayName ?? info?.name ?? "your agent"}</h2>
         {info?.description ? <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">{info.description}</p> : null}
         {tools.length ? (
           <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400">

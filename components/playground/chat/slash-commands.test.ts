@@ -13,13 +13,14 @@ const info: AgentInfo = {
     { id: "driver", routes: [{ method: "POST", path: "/drive", description: "Drive a PR", bodySchema }, { method: "POST", path: "/runs/:id" }] },
     { id: "slack", routes: [{ method: "POST", path: "/events" }] },
     { id: "github", routes: [{ method: "POST", path: "/webhook" }] },
+    { id: "support", pack: "slack", routes: [{ method: "POST", path: "/v1/channels/support", description: "slack webhook" }] },
     { id: "a", routes: [{ method: "POST", path: "/ping" }] },
     { id: "b", routes: [{ method: "POST", path: "/ping" }] },
   ],
 };
 
 describe("slash commands", () => {
-  it("turns parameter-free custom routes into commands, without Slack and GitHub", () => {
+  it("turns parameter-free custom routes into commands, without Slack and GitHub packs whatever their file name", () => {
     const names = slashCommandsFromInfo(info).map((command) => command.name);
     expect(names).toEqual(["help", "drive", "a-ping", "b-ping"]);
   });

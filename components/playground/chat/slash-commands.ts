@@ -13,7 +13,9 @@ export interface SlashCommand {
   route?: { channelId: string; method: string; path: string; bodySchema?: Record<string, unknown>; field?: string };
 }
 
-const EXCLUDED_CHANNELS = new Set(["slack", "github"]);
+/** Platform ingress (Slack, GitHub) expects signed webhooks: never a command, whatever the channel file is called. */
+const isPlatformIngress = (channel: { id: string; pack?: string; kind?: string }) =>
+  Boolean(channel.pack) || ["slack", "github"].includes(channel.id) || ["slack", "github"].includes(String(channel.kind ?? ""));
 const PATH_PARAM = /[:[{*]/;
 
 export const HELP_COMMAND: SlashCommand = { name: "help", description: "List the available commands" };
@@ -21,7 +23,7 @@ export const HELP_COMMAND: SlashCommand = { name: "help", description: "List the
 export function slashCommandsFromInfo(info: AgentInfo | undefined): SlashCommand[] {
   const candidates: Array<{ channelId: string; route: ChannelRouteInfo; routeName: string }> = [];
   for (const channel of info?.channels ?? []) {
-    if (!channel?.id || EXCLUDED_CHANNELS.has(channel.id) || EXCLUDED_CHANNELS.has(String(channel.kind ?? ""))) continue;
+    if (!channel?.id || isPlatformIngress(channel)) continue;
     for (const route of channel.routes ?? []) {
       const path = route.path ?? "/";
       if (PATH_PARAM.test(path)) continue;

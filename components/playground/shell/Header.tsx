@@ -22,7 +22,7 @@ export function Header({ info, loading, base, modelInUse }: { info: AgentInfo | 
       <div className="min-w-0 flex-1">
         <div className="flex min-w-0 items-center gap-2">
           <h1 className="truncate text-sm font-semibold" data-testid="agent-name">
-            {info?.name ?? (slug || "Playground")}
+            {info?.displayName ?? info?.name ?? (slug || "Playground")}
           </h1>
           {loading ? <Spinner className="size-3 text-zinc-400" /> : null}
         </div>

@@ -1,0 +1,93 @@
+import { BdkError } from "../protocol/errors.ts";
+import type { ArtifactRow } from "../store/types.ts";
+import type { AgentRequest, AgentRouteHandler } from "./agent-routes.ts";
+import { json } from "./respond.ts";
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
+
+/**
+ * Artifacts are the agent's shelf (one record per kind + key). One tagged in
+ * a session belongs to that session's principal, like the session itself:
+ * other callers neither list nor read it. Records tagged outside any session
+ * (schedules, direct tool calls) are visible to every admitted caller.
+ */
+function visibleTo(req: AgentRequest): (row: ArtifactRow) => boolean {
+  if (req.seesAll) return () => true;
+  const owners = new Map<string, boolean>();
+  return (row) => {
+    if (!row.sessionId) return true;
+    let mine = owners.get(row.sessionId);
+    if (mine === undefined) {
+      const owner = req.opened.store.sessions.get(row.sessionId)?.principal;
+      // A session deleted since the tag leaves no owner to protect.
+      mine = !owner || (owner.type === req.principal.type && owner.id === req.principal.id);
+      owners.set(row.sessionId, mine);
+    }
+    return mine;
+  };
+}
+
+function artifactJson(row: ArtifactRow) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    key: row.key,
+    title: row.title,
+    data: row.data,
+    contentType: row.contentType,
+    size: row.size,
+    sessionId: row.sessionId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function requireArtifact(req: AgentRequest): ArtifactRow {
+  const row = req.opened.store.artifacts.get(req.params.id);
+  if (!row) throw new BdkError("not_found", `No artifact ${req.params.id}.`);
+  if (!visibleTo(req)(row)) {
+    throw new BdkError("forbidden", `Artifact ${req.params.id} was recorded in another principal's session.`);
+  }
+  return row;
+}
+
+/** `GET /v1/artifacts?kind=&key=&limit=`, `GET /v1/artifacts/:id`, `GET /v1/artifacts/:id/content`. */
+export const artifactRoutes = {
+  async listArtifacts(req) {
+    const url = new URL(req.request.url);
+    const rawLimit = url.searchParams.get("limit");
+    const limit = rawLimit === null ? DEFAULT_LIMIT : Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new BdkError("invalid_request", `limit must be an integer from 1 to ${MAX_LIMIT}, got "${rawLimit}".`);
+    }
+    const rows = req.opened.store.artifacts.list({
+      kind: url.searchParams.get("kind") ?? undefined,
+      key: url.searchParams.get("key") ?? undefined,
+      limit,
+    });
+    return json({ ok: true, artifacts: rows.filter(visibleTo(req)).map(artifactJson) });
+  },
+
+  async getArtifact(req) {
+    return json({ ok: true, artifact: artifactJson(requireArtifact(req)) });
+  },
+
+  async artifactContent(req) {
+    const row = requireArtifact(req);
+    const stored = req.opened.store.artifacts.contents(row.id);
+    if (!stored) throw new BdkError("not_found", `Artifact ${row.id} has no contents.`);
+    const filename = `${row.kind}-${row.key}`.replace(/[^\w.-]+/g, "_");
+    return new Response(new Uint8Array(stored.contents), {
+      headers: {
+        "content-type": stored.contentType ?? "text/plain; charset=utf-8",
+        "content-length": String(stored.contents.length),
+        "content-disposition": `inline; filename="${filename}"`,
+        // Contents are model- or user-written and served from the playground's origin:
+        // no sniffing, and an HTML artifact renders without scripts in an opaque origin.
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'",
+      },
+    });
+  },
+} satisfies Record<string, AgentRouteHandler>;

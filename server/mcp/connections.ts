@@ -1,0 +1,273 @@
+/**
+ * The MCP clients of one agent: opened on first use, reused across turns,
+ * closed on shutdown. A connection that fails keeps its error (for `info`)
+ * and is retried on a use at least `retryAfterMs` later.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { HostMcpCallResult } from "../authoring/types.ts";
+import type { Logger } from "../host/logger.ts";
+import type { LoadedTool, ResolvedAgent, ResolvedConnection } from "../load/types.ts";
+import { BdkError, messageOf } from "../protocol/errors.ts";
+import { connectionTool, type McpTool, toolAllowed } from "./connection-tools.ts";
+import { openClient, type OpenedClient } from "./open-client.ts";
+import type { Env } from "./templates.ts";
+
+export interface McpConnectionsOptions {
+  /** The agent now (it changes on a hot reload). */
+  agent: () => ResolvedAgent;
+  /** Read each time a client opens, for `${NAME}` templates. */
+  env: Env;
+  logger: Logger;
+  /** The host's in-process MCP server of another agent; without it, peer connections fail. */
+  connectPeer?: (agentSlug: string) => Promise<Transport>;
+  /** A failed connection is not retried sooner than this (default 30 s). */
+  retryAfterMs?: number;
+  /** Limit on the `initialize` handshake (default 30 s). */
+  connectTimeoutMs?: number;
+  now?: () => number;
+}
+
+export interface ConnectionStatus {
+  name: string;
+  status: "idle" | "connected" | "error";
+  error?: string;
+  /** The exposed tool names (after include/exclude), once connected. */
+  tools?: string[];
+}
+
+interface Entry {
+  connection: ResolvedConnection;
+  /** The definition as JSON: a reload that changes it replaces the client. */
+  key: string;
+  opening?: Promise<OpenedClient>;
+  opened?: OpenedClient;
+  tools?: McpTool[];
+  modelTools?: LoadedTool[];
+  error?: string;
+  failedAt?: number;
+}
+
+export const DEFAULT_RETRY_AFTER_MS = 30_000;
+/** The SDK's default of 60 s is short for real tools; a turn's stop still cancels the call at once. */
+const CALL_TIMEOUT_MS = 10 * 60_000;
+
+export class McpConnections {
+  private readonly entries = new Map<string, Entry>();
+  /** Clients replaced or removed by a reload, still closing: `close()` waits for them too. */
+  private readonly retiring = new Set<Promise<void>>();
+  private seen?: Map<string, ResolvedConnection>;
+  private closed = false;
+  private validator?: jsonSchemaValidator;
+
+  constructor(private readonly options: McpConnectionsOptions) {}
+
+  /** All connection names, host ones included. */
+  names(): string[] {
+    return [...this.options.agent().connections.keys()];
+  }
+
+  /** Whether turns of `agent` need to wait for connection tools. */
+  static offersTools(agent: ResolvedAgent): boolean {
+    for (const connection of agent.connections.values()) if (advertised(connection)) return true;
+    return false;
+  }
+
+  /**
+   * The model-visible tools of `agent` (scope "model", `advertiseTools` not
+   * false), opening clients as needed; a connection that fails adds none.
+   */
+  async modelTools(agent: ResolvedAgent = this.options.agent()): Promise<LoadedTool[]> {
+    const connections = [...agent.connections.values()].filter(advertised);
+    const lists = await Promise.all(
+      connections.map(async (connection) => {
+        const entry = this.entryFor(connection);
+        try {
+          await this.ensure(entry);
+        } catch {
+          return [];
+        }
+        // this.validator is set by open() before any entry connects.
+        entry.modelTools ??= (entry.tools ?? []).map((tool) =>
+          connectionTool(connection.name, tool, this.validator!, (args, signal) => this.callTool(connection.name, tool.name, args, signal)),
+        );
+        return entry.modelTools;
+      }),
+    );
+    return lists.flat();
+  }
+
+  /**
+   * `ctx.host.mcp.callTool`: the raw `CallToolResult`. An unknown connection
+   * throws `not_found`; a connection that cannot start, a filtered-out tool
+   * or a failed call give an error result naming the connection and cause.
+   */
+  async callTool(connection: string, tool: string, args: Record<string, unknown> = {}, signal?: AbortSignal): Promise<HostMcpCallResult> {
+    const resolved = this.options.agent().connections.get(connection);
+    if (!resolved) {
+      const known = this.names();
+      throw new BdkError(
+        "not_found",
+        `No MCP connection named "${connection}". Known: ${known.length > 0 ? known.join(", ") : "none"}.`,
+      );
+    }
+    return this.call(this.entryFor(resolved), tool, args, signal);
+  }
+
+  /** Each connection's state for `info`: idle until first used (or while opening). */
+  status(): ConnectionStatus[] {
+    return [...this.options.agent().connections.values()].map((connection) => {
+      const entry = this.entries.get(connection.name);
+      if (entry?.key !== keyOf(connection)) return { name: connection.name, status: "idle" };
+      if (entry.opened) return { name: connection.name, status: "connected", tools: (entry.tools ?? []).map((tool) => tool.name) };
+      if (entry.error !== undefined) return { name: connection.name, status: "error", error: entry.error };
+      return { name: connection.name, status: "idle" };
+    });
+  }
+
+  /** Closes every client (stdio children exit); later uses fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...[...this.entries.values()].map((entry) => this.closeEntry(entry)), ...this.retiring]);
+    this.entries.clear();
+  }
+
+  private retire(entry: Entry): void {
+    const closing = this.closeEntry(entry).catch(() => {});
+    this.retiring.add(closing);
+    void closing.then(() => this.retiring.delete(closing));
+  }
+
+  private async call(entry: Entry, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<HostMcpCallResult> {
+    const name = entry.connection.name;
+    if (!toolAllowed(entry.connection.definition, tool)) {
+      return errorResult(`MCP connection "${name}" does not expose the tool "${tool}" (its include/exclude filters hide it).`);
+    }
+    let opened: OpenedClient;
+    try {
+      opened = await this.ensure(entry);
+    } catch (error) {
+      return errorResult(`MCP connection "${name}" is unavailable: ${messageOf(error)}`);
+    }
+    try {
+      const options = { signal, timeout: CALL_TIMEOUT_MS };
+      return (await opened.client.callTool({ name: tool, arguments: args }, undefined, options)) as HostMcpCallResult;
+    } catch (error) {
+      return errorResult(`MCP connection "${name}", tool "${tool}": ${messageOf(error)}`);
+    }
+  }
+
+  /**
+   * The entry of this connection as the current agent defines it (a turn
+   * that started before a reload uses the new definition), replacing one
+   * whose definition changed.
+   */
+  private entryFor(connection: ResolvedConnection): Entry {
+    this.forgetRemoved();
+    connection = this.options.agent().connections.get(connection.name) ?? connection;
+    const key = keyOf(connection);
+    const existing = this.entries.get(connection.name);
+    if (existing?.key === key) return existing;
+    if (existing) this.retire(existing);
+    const entry: Entry = { connection, key };
+    this.entries.set(connection.name, entry);
+    return entry;
+  }
+
+  /** After a reload, clients of connections that no longer exist are closed. */
+  private forgetRemoved(): void {
+    const current = this.options.agent().connections;
+    if (current === this.seen) return;
+    this.seen = current;
+    for (const [name, entry] of this.entries) {
+      if (current.has(name)) continue;
+      this.entries.delete(name);
+      this.retire(entry);
+    }
+  }
+
+  private ensure(entry: Entry): Promise<OpenedClient> {
+    if (this.closed) return Promise.reject(new BdkError("not_ready", "the agent is shutting down"));
+    if (entry.opened) return Promise.resolve(entry.opened);
+    if (entry.opening) return entry.opening;
+    const now = this.now();
+    const retryAfter = this.options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
+    if (entry.error !== undefined && entry.failedAt !== undefined && now - entry.failedAt < retryAfter) {
+      return Promise.reject(new Error(`${entry.error} (retried ${Math.ceil((entry.failedAt + retryAfter - now) / 1000)} s from now)`));
+    }
+    entry.opening = this.open(entry);
+    return entry.opening;
+  }
+
+  private async open(entry: Entry): Promise<OpenedClient> {
+    const { name } = entry.connection;
+    let opened: OpenedClient | undefined;
+    try {
+      opened = await openClient(entry.connection, {
+        rootDir: this.options.agent().rootDir,
+        env: this.options.env,
+        logger: this.options.logger,
+        connectPeer: this.options.connectPeer,
+        timeoutMs: this.options.connectTimeoutMs ?? 30_000,
+      });
+      const tools = await listTools(opened);
+      if (!this.validator) {
+        const { AjvJsonSchemaValidator } = await import("@modelcontextprotocol/sdk/validation/ajv");
+        this.validator = new AjvJsonSchemaValidator();
+      }
+      if (this.closed || this.entries.get(name) !== entry) throw new Error("closed while opening");
+      const exposed = tools.filter((tool) => toolAllowed(entry.connection.definition, tool.name));
+      Object.assign(entry, { opened, tools: exposed, modelTools: undefined, opening: undefined, error: undefined, failedAt: undefined });
+      const current = opened;
+      void current.closed.then(() => this.onClosed(entry, current));
+      this.options.logger.info(`MCP connection "${name}" connected (${exposed.length} tool${exposed.length === 1 ? "" : "s"}).`);
+      return current;
+    } catch (error) {
+      await opened?.close().catch(() => {});
+      Object.assign(entry, { error: messageOf(error), failedAt: this.now(), opening: undefined, opened: undefined });
+      this.options.logger.warn(`MCP connection "${name}" failed to start: ${entry.error}`, { connection: name });
+      throw error;
+    }
+  }
+
+  /** A client that closed on its own (a crashed child, a dropped stream) reopens on the next use. */
+  private onClosed(entry: Entry, opened: OpenedClient): void {
+    if (entry.opened !== opened) return;
+    Object.assign(entry, { opened: undefined, tools: undefined, modelTools: undefined });
+    if (!this.closed) this.options.logger.warn(`MCP connection "${entry.connection.name}" closed; it reopens on the next use.`);
+  }
+
+  private async closeEntry(entry: Entry): Promise<void> {
+    const opened = entry.opened ?? (await entry.opening?.catch(() => undefined));
+    entry.opened = undefined;
+    await opened?.close();
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}
+
+function advertised(connection: ResolvedConnection): boolean {
+  return connection.scope === "model" && connection.definition.advertiseTools !== false;
+}
+
+function keyOf(connection: ResolvedConnection): string {
+  return `${connection.scope}:${JSON.stringify(connection.definition)}`;
+}
+
+/** Every page of `tools/list`. */
+async function listTools(opened: OpenedClient): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await opened.client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function errorResult(text: string): HostMcpCallResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -1,0 +1,147 @@
+/**
+ * Opens one MCP client for a connection: a stdio child, a remote server
+ * (streamable HTTP, then SSE) or a peer agent. The SDK is imported on first
+ * use, so agents without connections never load it.
+ */
+import path from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { PeerConnection, RemoteConnection, StdioConnection } from "../authoring/connections.ts";
+import type { Logger } from "../host/logger.ts";
+import type { ResolvedConnection } from "../load/types.ts";
+import { messageOf } from "../protocol/errors.ts";
+import { trackChild } from "./child-reaper.ts";
+import { baseChildEnv, type Env, resolveTemplates } from "./templates.ts";
+
+export interface OpenClientOptions {
+  /** Project root: a stdio `cwd` is relative to it. */
+  rootDir: string;
+  env: Env;
+  logger: Logger;
+  connectPeer?: (agentSlug: string) => Promise<Transport>;
+  /** Limit on the MCP `initialize` handshake. */
+  timeoutMs: number;
+}
+
+export interface OpenedClient {
+  client: Client;
+  /** The stdio child's pid. */
+  pid?: number;
+  /** Settles when the transport closes, whoever closed it (a crashed child, a dropped stream, `close`). */
+  closed: Promise<void>;
+  /** Closes the client (for stdio: ends stdin, then SIGTERM, then SIGKILL). */
+  close(): Promise<void>;
+}
+
+const STDERR_TAIL_LINES = 10;
+
+export async function openClient(connection: ResolvedConnection, options: OpenClientOptions): Promise<OpenedClient> {
+  switch (connection.kind) {
+    case "stdio":
+      return openStdio(connection.name, connection.definition as StdioConnection, options);
+    case "remote":
+      return openRemote(connection.definition as RemoteConnection, options);
+    case "peer":
+      return openPeer((connection.definition as PeerConnection).agent, options);
+  }
+}
+
+async function newClient(): Promise<Client> {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  return new Client({ name: "bdk", version: "1" }, { capabilities: {} });
+}
+
+async function connect(transport: Transport, options: OpenClientOptions): Promise<OpenedClient> {
+  const client = await newClient();
+  try {
+    await client.connect(transport, { timeout: options.timeoutMs });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+  const closed = new Promise<void>((resolve) => {
+    client.onclose = resolve;
+  });
+  return { client, closed, close: () => client.close() };
+}
+
+/**
+ * The child gets a minimal environment (HOME, PATH, ...) plus the
+ * connection's own `env`: server secrets reach it only when named there.
+ * Its stderr goes to the agent's log (debug lines); the last lines are
+ * quoted when it fails to start.
+ */
+async function openStdio(name: string, definition: StdioConnection, options: OpenClientOptions): Promise<OpenedClient> {
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const transport = new StdioClientTransport({
+    command: definition.command,
+    args: definition.args ?? [],
+    env: { ...baseChildEnv(options.env), ...resolveTemplates(definition.env, options.env) },
+    cwd: path.resolve(options.rootDir, definition.cwd ?? "."),
+    stderr: "pipe",
+  });
+  const tail: string[] = [];
+  let partial = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    const lines = (partial + chunk.toString("utf8")).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      options.logger.debug(`mcp ${name}: ${line}`, { connection: name, stream: "stderr" });
+      tail.push(line);
+      if (tail.length > STDERR_TAIL_LINES) tail.shift();
+    }
+  });
+  let untrack = () => {};
+  // Tracked the moment the child exists, so even a hung handshake cannot leave it behind.
+  const started = transport.start.bind(transport);
+  transport.start = async () => {
+    await started();
+    if (transport.pid !== null) untrack = trackChild(transport.pid);
+  };
+  let opened: OpenedClient;
+  try {
+    opened = await connect(transport, options);
+  } catch (error) {
+    untrack();
+    if (partial.trim()) tail.push(partial);
+    const command = [definition.command, ...(definition.args ?? [])].join(" ");
+    const stderr = tail.length > 0 ? `; its stderr ended with: ${tail.join(" | ")}` : "";
+    throw new Error(`could not start "${command}": ${messageOf(error)}${stderr}`);
+  }
+  void opened.closed.then(untrack);
+  return { ...opened, pid: transport.pid ?? undefined };
+}
+
+/** Streamable HTTP first; a 4xx other than 401/403 means the server may speak only the older SSE transport. */
+async function openRemote(definition: RemoteConnection, options: OpenClientOptions): Promise<OpenedClient> {
+  const url = new URL(definition.url);
+  const requestInit = { headers: resolveTemplates(definition.headers, options.env) };
+  const { StreamableHTTPClientTransport, StreamableHTTPError } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  try {
+    return await connect(new StreamableHTTPClientTransport(url, { requestInit }), options);
+  } catch (error) {
+    const status = error instanceof StreamableHTTPError ? (error.code ?? 0) : 0;
+    if (status === 401 || status === 403) throw new Error(`the server answered HTTP ${status} (${messageOf(error)}); check the headers`);
+    if (status < 400 || status >= 500) throw error;
+    const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+    try {
+      return await connect(new SSEClientTransport(url, { requestInit }), options);
+    } catch (sseError) {
+      throw new Error(`streamable HTTP failed (${messageOf(error)}), then SSE failed (${messageOf(sseError)})`);
+    }
+  }
+}
+
+/** A peer agent is reached through the transport the host injects (its in-process MCP server). */
+async function openPeer(agent: string, options: OpenClientOptions): Promise<OpenedClient> {
+  const notMounted = `peer agent "${agent}" is not mounted on this host`;
+  if (!options.connectPeer) throw new Error(notMounted);
+  let transport: Transport;
+  try {
+    transport = await options.connectPeer(agent);
+  } catch (error) {
+    throw new Error(`${notMounted} (${messageOf(error)})`);
+  }
+  return connect(transport, options);
+}

@@ -1,0 +1,72 @@
+/**
+ * `memoryHook` (spec/authoring-api.md "Memory"): after each completed turn a
+ * compact note of the exchange is stored under the hook's scope; later
+ * sessions find the newest notes in their system prompt.
+ */
+import type { MemoryHookDefinition, MemoryOptions } from "../authoring/memory.ts";
+import type { ResolvedAgent } from "../load/types.ts";
+import type { Store } from "../store/index.ts";
+import type { SessionRow } from "../store/types.ts";
+
+type MemorySettings = Required<MemoryOptions>;
+type SessionFacts = Pick<SessionRow, "id" | "principal" | "channel" | "dryRun">;
+
+const MESSAGE_CHARS = 300;
+const REPLY_CHARS = 500;
+
+/** The agent's memory settings, when one of its hooks is a `memoryHook`. */
+export function memorySettings(agent: ResolvedAgent): MemorySettings | undefined {
+  for (const hook of agent.hooks.values()) {
+    const memory = (hook as Partial<MemoryHookDefinition>).memory;
+    if (memory) return memory;
+  }
+  return undefined;
+}
+
+function scopeOf(settings: MemorySettings, session: SessionFacts): string {
+  if (settings.scope === "agent") return "agent";
+  if (settings.scope === "session") return `session:${session.id}`;
+  return `principal:${session.principal.type}:${session.principal.id}`;
+}
+
+/** Eval cases and dry runs rehearse; they must not teach the agent anything. */
+function remembers(session: SessionFacts): boolean {
+  return !session.dryRun && session.channel !== "eval";
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Stores the note of a completed turn, when the agent has a memory hook and the session is not a rehearsal. */
+export function rememberTurn(store: Store, agent: ResolvedAgent, session: SessionFacts, turnId: string, reply: string): void {
+  const settings = memorySettings(agent);
+  const turn = settings && remembers(session) ? store.turns.get(turnId) : undefined;
+  if (!settings || !turn) return;
+  store.memory.add(agent.name, {
+    scope: scopeOf(settings, session),
+    sessionId: session.id,
+    turnId,
+    principal: session.principal,
+    note: `Asked: ${clip(turn.message, MESSAGE_CHARS)}\nAnswered: ${clip(reply, REPLY_CHARS) || "(no text)"}`,
+  });
+}
+
+/**
+ * The system prompt section recalling the newest notes of the session's
+ * scope, oldest first. With the `principal` and `agent` scopes the session's
+ * own notes are left out (its history already carries them); a `session`
+ * scope has only those. Undefined when there is nothing to recall.
+ */
+export function recallSection(store: Store, agent: ResolvedAgent, session: SessionFacts): string | undefined {
+  const settings = memorySettings(agent);
+  if (!settings || settings.maxNotes <= 0 || !remembers(session)) return undefined;
+  const notes = store.memory.recent(agent.name, scopeOf(settings, session), {
+    limit: settings.maxNotes,
+    exceptSessionId: settings.scope === "session" ? undefined : session.id,
+  });
+  if (notes.length === 0) return undefined;
+  const lines = notes.reverse().map((note) => `- ${note.createdAt.slice(0, 10)}: ${note.note.replace("\n", " / ")}`);
+  return `## Memory\n\nNotes from earlier conversations (oldest first). Use them when relevant; do not recite them.\n\n${lines.join("\n")}`;
+}

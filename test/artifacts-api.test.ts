@@ -1,0 +1,110 @@
+/**
+ * `GET /v1/artifacts`, `/v1/artifacts/:id` and `/v1/artifacts/:id/content`
+ * on a real server: filters, contents with their type, and an artifact of
+ * one principal's session hidden from another principal.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { serve, type ServeHandle } from "../web/serve.ts";
+
+const TOKEN = "artifact-secret";
+let handle: ServeHandle;
+
+beforeAll(async () => {
+  const dir = tempProject({
+    "bot/instructions.md": "You publish reports.",
+    "bot/artifacts.ts": `import { defineArtifacts } from "@cursor/bdk/artifacts";
+export default defineArtifacts({ kinds: { report: { description: "An HTML report." }, note: { description: "A note." } } });`,
+    "bot/tools/publish_report.ts": `import { defineTool } from "@cursor/bdk/tools";
+import { z } from "zod";
+export default defineTool({
+  description: "Publish an HTML report.",
+  inputSchema: z.object({ key: z.string(), kind: z.string().default("report") }),
+  async execute({ key, kind }, ctx) {
+    return ctx.artifacts.tag({ kind, key, title: "Report " + key, data: { key }, contents: "<h1>" + key + "</h1>", contentType: "text/html" });
+  },
+});`,
+  });
+  handle = await serve(dir, { port: 0, authToken: TOKEN, env: { BDK_MODEL: "scripted" } });
+}, 180_000);
+
+afterAll(async () => {
+  await handle?.close();
+  removeTempProjects();
+});
+
+/** With the token: the bearer principal. Without: `user:local` (loopback). */
+async function call(route: string, init: RequestInit & { bearer?: boolean } = {}) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (init.bearer) headers.authorization = `Bearer ${TOKEN}`;
+  return fetch(`${handle.url}${route}`, { ...init, headers });
+}
+
+async function publish(key: string, options: { bearer?: boolean; sessionId?: string; kind?: string }) {
+  const response = await call("/v1/tools/publish_report", {
+    method: "POST",
+    bearer: options.bearer,
+    body: JSON.stringify({ input: { key, kind: options.kind }, sessionId: options.sessionId }),
+  });
+  const body = (await response.json()) as { isError: boolean; result: { id: string } };
+  expect(body.isError).toBe(false);
+  return body.result.id;
+}
+
+describe("artifacts API", () => {
+  let mine: string;
+  let shared: string;
+  let note: string;
+
+  beforeAll(async () => {
+    const created = (await (
+      await call("/v1/session", { method: "POST", bearer: true, body: JSON.stringify({ message: "hello" }) })
+    ).json()) as { sessionId: string };
+    mine = await publish("q3", { bearer: true, sessionId: created.sessionId });
+    shared = await publish("weekly", {});
+    note = await publish("n1", { kind: "note" });
+  });
+
+  it("lists records newest first, filtered by kind and key", async () => {
+    const all = (await (await call("/v1/artifacts", { bearer: true })).json()) as { artifacts: { id: string }[] };
+    expect(all.artifacts.map((artifact) => artifact.id)).toEqual([note, shared, mine]);
+    const reports = (await (await call("/v1/artifacts?kind=report&key=weekly", { bearer: true })).json()) as {
+      artifacts: { id: string; title: string; data: unknown; contentType: string; size: number }[];
+    };
+    expect(reports.artifacts).toEqual([
+      expect.objectContaining({ id: shared, title: "Report weekly", data: { key: "weekly" }, contentType: "text/html", size: 15 }),
+    ]);
+  });
+
+  it("serves contents with their content type, sandboxed", async () => {
+    const response = await call(`/v1/artifacts/${mine}/content`, { bearer: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html");
+    expect(response.headers.get("content-security-policy")).toContain("sandbox");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await response.text()).toBe("<h1>q3</h1>");
+  });
+
+  it("hides an artifact of another principal's session: absent from the list, 403 to read", async () => {
+    const listed = (await (await call("/v1/artifacts")).json()) as { artifacts: { id: string }[] };
+    expect(listed.artifacts.map((artifact) => artifact.id)).toEqual([note, shared]);
+    for (const route of [`/v1/artifacts/${mine}`, `/v1/artifacts/${mine}/content`]) {
+      const response = await call(route);
+      expect(response.status, route).toBe(403);
+      expect(((await response.json()) as { error: string }).error).toBe("forbidden");
+    }
+    const record = (await (await call(`/v1/artifacts/${mine}`, { bearer: true })).json()) as { artifact: { sessionId: string } };
+    expect(record.artifact.sessionId).toMatch(/^ses_/);
+  });
+
+  it("answers unknown ids and bad limits with the error envelope", async () => {
+    const missing = await call("/v1/artifacts/art_nope", { bearer: true });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ ok: false, error: "not_found" });
+    const badLimit = await call("/v1/artifacts?limit=0", { bearer: true });
+    expect(badLimit.status).toBe(400);
+    const body = (await badLimit.json()) as { error: string; message: string };
+    expect(body.error).toBe("invalid_request");
+    expect(body.message).toContain("limit");
+  });
+});
