@@ -28,21 +28,6 @@ function visibleTo(req: AgentRequest): (row: ArtifactRow) => boolean {
   };
 }
 
-function artifactJson(row: ArtifactRow) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    key: row.key,
-    title: row.title,
-    data: row.data,
-    contentType: row.contentType,
-    size: row.size,
-    sessionId: row.sessionId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
 function requireArtifact(req: AgentRequest): ArtifactRow {
   const row = req.opened.store.artifacts.get(req.params.id);
   if (!row) throw new BdkError("not_found", `No artifact ${req.params.id}.`);
@@ -66,11 +51,11 @@ export const artifactRoutes = {
       key: url.searchParams.get("key") ?? undefined,
       limit,
     });
-    return json({ ok: true, artifacts: rows.filter(visibleTo(req)).map(artifactJson) });
+    return json({ ok: true, artifacts: rows.filter(visibleTo(req)) });
   },
 
   async getArtifact(req) {
-    return json({ ok: true, artifact: artifactJson(requireArtifact(req)) });
+    return json({ ok: true, artifact: requireArtifact(req) });
   },
 
   async artifactContent(req) {
