@@ -95,6 +95,11 @@ export interface HostServices {
     callTool(connection: string, tool: string, args?: Record<string, unknown>): Promise<HostMcpCallResult>;
   };
   github: { getOctokit(): Promise<unknown> };
+  /** Slack as the bot (`SLACK_BOT_TOKEN`): post to any channel or thread it is in, or use the whole `@slack/web-api` client. */
+  slack: {
+    postMessage(message: { channel: string; text: string; thread_ts?: string }): Promise<{ ts?: string }>;
+    getClient(): Promise<unknown>;
+  };
   reminders: RemindersApi;
   otel: { increment(name: string, valueOrAttrs?: number | Record<string, unknown>, attrs?: Record<string, unknown>): void };
 }

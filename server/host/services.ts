@@ -1,5 +1,6 @@
 import type { HostServices, JsonValue, RemindersApi } from "../authoring/types.ts";
 import { githubClientFactory } from "../channels/github/octokit.ts";
+import { slackHostServices } from "../channels/slack/slack-client.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { McpConnections } from "../mcp/connections.ts";
 import type { Store } from "../store/index.ts";
@@ -44,6 +45,7 @@ export function createHostServices(options: HostServicesOptions): HostServices {
           },
         },
     github: { getOctokit: githubClientFactory(options.env ?? {}) },
+    slack: slackHostServices(options.env ?? {}),
     reminders: options.reminders ?? {
       async create() {
         throw new BdkError("not_ready", "Reminders are not available in this process.");

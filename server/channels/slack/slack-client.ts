@@ -4,6 +4,8 @@
  * is imported on first use only.
  */
 import type { SlackChannelOptions } from "../../authoring/channels-slack.ts";
+import type { HostServices } from "../../authoring/types.ts";
+import { BdkError } from "../../protocol/errors.ts";
 
 export interface SlackApi {
   postMessage(message: { channel: string; thread_ts?: string; text: string }): Promise<{ ts?: string }>;
@@ -24,13 +26,17 @@ export function slackCredentials(options: SlackChannelOptions, env: Record<strin
   };
 }
 
-export async function createSlackApi(token: string, env: Record<string, string | undefined>): Promise<SlackApi> {
+async function webClient(token: string, env: Record<string, string | undefined>) {
   const { WebClient } = await import("@slack/web-api");
   const base = env.SLACK_API_URL;
-  const client = new WebClient(token, {
+  return new WebClient(token, {
     slackApiUrl: base ? (base.endsWith("/") ? base : `${base}/`) : undefined,
     retryConfig: { retries: 2 },
   });
+}
+
+export async function createSlackApi(token: string, env: Record<string, string | undefined>): Promise<SlackApi> {
+  const client = await webClient(token, env);
   return {
     async postMessage(message) {
       const result = await client.chat.postMessage({ ...message, text: clip(message.text) });
@@ -44,4 +50,25 @@ export async function createSlackApi(token: string, env: Record<string, string |
 
 function clip(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
+
+/**
+ * `host.slack`: the bot's own Slack access for host code (schedules, tools,
+ * hooks), with `SLACK_BOT_TOKEN`; the client is created on first use.
+ */
+export function slackHostServices(env: Record<string, string | undefined>): HostServices["slack"] {
+  let client: ReturnType<typeof webClient> | undefined;
+  const connect = () => {
+    const token = env.SLACK_BOT_TOKEN;
+    if (!token) return Promise.reject(new BdkError("not_ready", "host.slack needs SLACK_BOT_TOKEN (the bot token, xoxb-...)."));
+    client ??= webClient(token, env);
+    return client;
+  };
+  return {
+    getClient: connect,
+    async postMessage(message) {
+      const result = await (await connect()).chat.postMessage({ ...message, text: clip(message.text) });
+      return { ts: result.ts };
+    },
+  };
 }
