@@ -30,6 +30,14 @@ export interface SendOptions<TState = unknown> {
   /** Principal the session belongs to (default: the caller). */
   auth?: Principal;
   admission?: "preempt" | "coalesce";
+  /**
+   * The working directory of the session this starts, e.g. a PR worktree
+   * (absolute, or relative to the project root; created when missing). The
+   * built-in tools work there; a continued session keeps the one it started with.
+   */
+  workspaceDir?: string;
+  /** Relative path → contents, written into the session's workspace before the turn. */
+  workspaceFiles?: Record<string, string>;
 }
 
 export interface SessionCompletion {

@@ -91,6 +91,8 @@ export class ChannelHub {
       title: options.title,
       principal: options.auth ?? caller,
       admission: options.admission,
+      workspaceDir: options.workspaceDir,
+      workspaceFiles: options.workspaceFiles,
     });
     return sessionHandle(this.options.runtime, this.options.store, turn);
   }

@@ -26,6 +26,10 @@ export interface ConversationMessage {
   principal: Principal;
   admission?: "preempt" | "coalesce";
   purpose?: string;
+  /** The working directory of a session this starts (a PR worktree); a continued session keeps its own. */
+  workspaceDir?: string;
+  /** Written into the session's workspace before the turn. */
+  workspaceFiles?: Record<string, string>;
 }
 
 export interface ConversationTurn extends TurnHandle {
@@ -50,6 +54,8 @@ export function sendToConversation(runtime: SessionRuntime, store: Store, input:
       channelState: input.state ?? input.defaultState,
       title: input.title,
       purpose: input.purpose,
+      workspaceDir: input.workspaceDir,
+      workspaceFiles: input.workspaceFiles,
     });
     return { ...turn, started: true };
   } catch (error) {
@@ -72,7 +78,12 @@ function continueSession(runtime: SessionRuntime, store: Store, sessionId: strin
   const session = store.sessions.get(sessionId)!;
   if (input.state !== undefined) store.sessions.update(sessionId, { channelState: input.state });
   // The token is the capability: whoever holds it speaks in the conversation, which keeps its owner.
-  return runtime.followUp(sessionId, { message: input.message, principal: session.principal, admission: input.admission });
+  return runtime.followUp(sessionId, {
+    message: input.message,
+    principal: session.principal,
+    admission: input.admission,
+    workspaceFiles: input.workspaceFiles,
+  });
 }
 
 /** The handle `send` and `receive` return. */

@@ -58,6 +58,8 @@ export interface StartSessionInput {
   dryRun?: boolean;
   /** Relative path → contents, written into the workspace before the turn. */
   workspaceFiles?: Record<string, string>;
+  /** This session's working directory (a PR worktree), absolute or from the project root; default: the agent's. */
+  workspaceDir?: string;
 }
 
 export interface FollowUpInput {
@@ -147,6 +149,9 @@ export class SessionRuntime {
   }
 
   startSession(input: StartSessionInput): TurnHandle {
+    if (input.workspaceDir !== undefined && (typeof input.workspaceDir !== "string" || !input.workspaceDir.trim())) {
+      throw new BdkError("invalid_request", "workspaceDir must be a non-empty path.");
+    }
     // The workspace is new, so a path that is well formed cannot escape it.
     for (const [file, contents] of Object.entries(input.workspaceFiles ?? {})) {
       const problem = typeof contents === "string" ? pathSyntaxProblem(file) : "must map to a string";
@@ -170,6 +175,7 @@ export class SessionRuntime {
       purpose: input.purpose ?? null,
       dryRun: input.dryRun ?? false,
       botVersion: this.agent.version,
+      workspaceDir: input.workspaceDir ? path.resolve(this.agent.rootDir, input.workspaceDir) : null,
       createdAt: at,
       updatedAt: at,
     });
@@ -664,16 +670,20 @@ export class SessionRuntime {
   }
 
   /**
-   * `local.workspaceDir`: one directory for every session; `local.cwd`: the
-   * parent of per-session workspaces (a clean directory of your choosing);
-   * by default `<stateRoot>/workspaces/<sessionId>`. Relative paths are from the project root.
+   * The directory a session works in: the one its channel chose when it
+   * started (a PR worktree), else `local.workspaceDir` (one directory for
+   * every session), else `<local.cwd>/<sessionId>`, else
+   * `<stateRoot>/workspaces/<sessionId>`. Relative paths are from the project root.
    */
   private workspaceDir(sessionId: string, options: { create?: boolean } = {}): string {
     const { rootDir, config } = this.agent;
     const local = config.local;
-    const dir = local?.workspaceDir
-      ? path.resolve(rootDir, local.workspaceDir)
-      : path.join(local?.cwd ? path.resolve(rootDir, local.cwd) : path.join(this.options.stateRoot, "workspaces"), sessionId);
+    const chosen = (this.live.get(sessionId)?.session ?? this.store.sessions.get(sessionId))?.workspaceDir;
+    const dir =
+      chosen ??
+      (local?.workspaceDir
+        ? path.resolve(rootDir, local.workspaceDir)
+        : path.join(local?.cwd ? path.resolve(rootDir, local.cwd) : path.join(this.options.stateRoot, "workspaces"), sessionId));
     if (options.create !== false && !this.createdDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.createdDirs.add(dir);

@@ -29,6 +29,8 @@ export const sessions = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     lastIndex: integer("last_index").notNull().default(-1),
     usage: text("usage", { mode: "json" }).notNull(),
+    /** A working directory the channel chose for this session (a PR worktree); null: the agent's default. */
+    workspaceDir: text("workspace_dir"),
   },
   (t) => [
     uniqueIndex("sessions_channel_token").on(t.channel, t.continuationToken),

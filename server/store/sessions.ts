@@ -22,6 +22,7 @@ export interface SessionCreate {
   purpose?: string | null;
   dryRun?: boolean;
   botVersion?: string | null;
+  workspaceDir?: string | null;
   /** Defaults to the store clock. */
   createdAt?: string;
   updatedAt?: string;
@@ -86,6 +87,7 @@ function toRow(r: Stored): SessionRow {
     updatedAt: r.updatedAt,
     lastIndex: r.lastIndex,
     usage: r.usage as TokenUsage,
+    workspaceDir: r.workspaceDir,
   };
 }
 
@@ -109,6 +111,7 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
     "createdAt",
     "updatedAt",
     "usage",
+    "workspaceDir",
   ]);
   const updateRow = preparedUpdates<Stored>(db, sessions, sessions.id);
   // Every session route reads its session first: prepared once.
@@ -142,6 +145,7 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
             createdAt: input.createdAt ?? now,
             updatedAt: input.updatedAt ?? input.createdAt ?? now,
             usage: ZERO_USAGE,
+            workspaceDir: input.workspaceDir ?? null,
           });
         return toRow(row);
       } catch (error) {

@@ -34,6 +34,8 @@ export interface SessionRow {
   /** Index of the last event, -1 before the first. */
   lastIndex: number;
   usage: TokenUsage;
+  /** The channel's choice of working directory for this session; null: the agent's default. */
+  workspaceDir: string | null;
 }
 
 export type TurnStatus = "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
