@@ -6,8 +6,7 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { DATABASE_FILE, MIGRATIONS_FOLDER } from "./db.ts";
-import { openStore } from "./store.ts";
+import { DATABASE_FILE, MIGRATIONS_FOLDER, openDatabase } from "./db.ts";
 import { readTrace, traceFile } from "./trace.ts";
 import { tempRoots } from "./testing/temp-root.ts";
 
@@ -74,9 +73,10 @@ describe("openStore", () => {
     const journalFile = path.join(firstOnly, "meta", "_journal.json");
     const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
     writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
-    const old = openStore(stateRoot, { migrationsFolder: firstOnly });
-    old.kv.put("agent", "k", "kept");
-    old.close();
+    // The earlier version's schema (its first migration), with a row in it.
+    const old = openDatabase(stateRoot, firstOnly);
+    old.sqlite.prepare("INSERT INTO kv (agent, key, value, updated_at) VALUES ('agent', 'k', '\"kept\"', 'then')").run();
+    old.sqlite.close();
     expect(inspect(stateRoot)).toMatchObject({ migrations: 1 });
     expect(inspect(stateRoot).tables).not.toContain("memory_notes");
 
