@@ -62,6 +62,12 @@ export const tests: E2eTest[] = [
         await memory.getByRole("button", { name: "Forget all" }).click();
         await memory.getByText("Nothing remembered yet").waitFor();
 
+        // The warehouse MCP server started with the first turn: connected, with its tools.
+        const connections = page.getByRole("region", { name: "Connections" });
+        await connections.getByRole("button", { name: "Refresh" }).click();
+        await eventually("the warehouse connection is up", async () => ((await connections.textContent()) ?? "").includes("connected"));
+        assert(((await connections.textContent()) ?? "").includes("stock_level"), "the connection lists its tools");
+
         const outside = apiPaths.filter((p) => !p.startsWith("/kitchen-sink/v1/") && p !== "/v1/agents");
         assertEqual(outside.length, 0, `every API call goes through /kitchen-sink/v1 (${outside.slice(0, 3).join(", ")})`);
       } finally {

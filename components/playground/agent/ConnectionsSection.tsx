@@ -23,6 +23,7 @@ export function ConnectionsSection({ connections }: { connections: ConnectionInf
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["info", api.base] });
   return (
     <Section
+      id="agent-connections"
       title="Connections"
       count={shown.length}
       actions={
