@@ -1,5 +1,5 @@
 import type { JSONValue } from "@ai-sdk/provider";
-import type { ToolResultOutput } from "@ai-sdk/provider-utils";
+import type { ModelMessage, ToolResultOutput } from "@ai-sdk/provider-utils";
 import type { ToolContext } from "../authoring/tools.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { LoadedTool } from "../load/types.ts";
@@ -53,14 +53,24 @@ export async function executeTool(tool: LoadedTool, rawInput: unknown, ctx: Tool
   }
 }
 
-/** The tool result in the shape the model reads. */
+/**
+ * The tool result in the shape the model reads. Images travel as image parts;
+ * the model step turns them into placeholders for providers that take only
+ * text in tool results (`withoutToolImages`).
+ */
 export function toModelOutput(outcome: Pick<ToolOutcome, "output" | "isError">): ToolResultOutput {
   const { output, isError } = outcome;
   if (isContentEnvelope(output)) {
-    const text = output.content
-      .map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`))
-      .join("\n");
-    return isError ? { type: "error-text", value: text } : { type: "text", value: text };
+    if (isError || output.content.every((part) => part.type === "text")) {
+      const text = envelopeText(output.content);
+      return isError ? { type: "error-text", value: text } : { type: "text", value: text };
+    }
+    return {
+      type: "content",
+      value: output.content.map((part) =>
+        part.type === "text" ? { type: "text", text: part.text } : { type: "image-data", data: part.data, mediaType: part.mimeType },
+      ),
+    };
   }
   if (isError) return { type: "error-text", value: typeof output === "string" ? output : JSON.stringify(output) };
   return { type: "json", value: toJsonValue(output) };
@@ -69,4 +79,43 @@ export function toModelOutput(outcome: Pick<ToolOutcome, "output" | "isError">):
 function toJsonValue(value: unknown): JSONValue {
   // Round-trip drops functions, undefined and class instances the model could not read anyway.
   return JSON.parse(JSON.stringify(value ?? null));
+}
+
+type ContentOutputPart = Extract<ToolResultOutput, { type: "content" }>["value"][number];
+
+/** A content result as text: images become `[image <type>]`. */
+function envelopeText(parts: ReadonlyArray<ContentEnvelope["content"][number] | ContentOutputPart>): string {
+  return parts
+    .map((part) => {
+      if (part.type === "text") return part.text;
+      if (part.type === "image") return `[image ${part.mimeType}]`;
+      return `[${"mediaType" in part && part.mediaType ? `image ${part.mediaType}` : part.type}]`;
+    })
+    .join("\n");
+}
+
+/**
+ * Providers whose tool results carry images (Anthropic messages, the OpenAI
+ * and xAI responses APIs). Chat-completions APIs take text only: they would
+ * put the base64 into the prompt as text.
+ */
+const TOOL_IMAGE_PROVIDERS = /^(anthropic\.|openai\.responses|xai\.responses)/;
+
+/** The conversation as `provider` can take it: image parts of tool results become placeholders where needed. */
+export function withoutToolImages(messages: ModelMessage[], provider: string): ModelMessage[] {
+  if (TOOL_IMAGE_PROVIDERS.test(provider)) return messages;
+  const hasImages = (message: ModelMessage) =>
+    message.role === "tool" && message.content.some((part) => part.type === "tool-result" && part.output.type === "content");
+  if (!messages.some(hasImages)) return messages;
+  return messages.map((message) => {
+    if (message.role !== "tool" || !hasImages(message)) return message;
+    return {
+      ...message,
+      content: message.content.map((part) =>
+        part.type === "tool-result" && part.output.type === "content"
+          ? { ...part, output: { type: "text" as const, value: envelopeText(part.output.value) } }
+          : part,
+      ),
+    };
+  });
 }

@@ -1,5 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { ModelMessage } from "ai";
 import { convertArrayToReadableStream } from "ai/test";
+import { toModelOutput } from "./execute-tool.ts";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { zodTool } from "../../test/support/tools.ts";
@@ -12,11 +14,11 @@ const usage = {
 };
 
 /** A provider that streams `parts` and records the call it received. */
-function providerStreaming(parts: LanguageModelV3StreamPart[] | ReadableStream<LanguageModelV3StreamPart>) {
+function providerStreaming(parts: LanguageModelV3StreamPart[] | ReadableStream<LanguageModelV3StreamPart>, provider = "test") {
   const calls: LanguageModelV3CallOptions[] = [];
   const model: LanguageModelV3 = {
     specificationVersion: "v3",
-    provider: "test",
+    provider,
     modelId: "test-model",
     supportedUrls: {},
     doGenerate: () => Promise.reject(new Error("not used")),
@@ -28,12 +30,15 @@ function providerStreaming(parts: LanguageModelV3StreamPart[] | ReadableStream<L
   return { model, calls };
 }
 
-function step(model: LanguageModelV3, options: { tools?: ReturnType<typeof zodTool>[]; signal?: AbortSignal } = {}) {
+function step(
+  model: LanguageModelV3,
+  options: { tools?: ReturnType<typeof zodTool>[]; signal?: AbortSignal; messages?: ModelMessage[] } = {},
+) {
   const events: EventDraft[] = [];
   const outcome = runModelStep({
     model,
     system: "You review pull requests.",
-    messages: [{ role: "user", content: "hello" }],
+    messages: options.messages ?? [{ role: "user", content: "hello" }],
     tools: options.tools ?? [],
     abortSignal: options.signal ?? new AbortController().signal,
     onEvent: (draft) => events.push(draft),
@@ -135,5 +140,30 @@ describe("runModelStep", () => {
     setTimeout(() => controller.abort(new Error("stopped by the user")), 20);
     await expect(outcome).rejects.toThrow("stopped by the user");
     expect(events).toEqual([{ type: "message.appended", data: { delta: "Working" } }]);
+  });
+
+  it("sends a tool's image to providers that take images in tool results, and a placeholder to the others", async () => {
+    const screenshot = { content: [{ type: "text", text: "The checkout page:" }, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }] };
+    const messages: ModelMessage[] = [
+      { role: "user", content: "Show me the page" },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "screenshot", input: {} }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "screenshot", output: toModelOutput({ output: screenshot, isError: false }) }],
+      },
+    ];
+    const finish: LanguageModelV3StreamPart = { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage };
+    const toolOutput = (call: LanguageModelV3CallOptions) =>
+      call.prompt.flatMap((message) => (message.role === "tool" ? message.content : [])).map((part) => (part as { output: unknown }).output);
+
+    const anthropic = providerStreaming([finish], "anthropic.messages");
+    await step(anthropic.model, { messages }).outcome;
+    expect(toolOutput(anthropic.calls[0])).toEqual([
+      { type: "content", value: [{ type: "text", text: "The checkout page:" }, { type: "image-data", data: "iVBORw0KGgo=", mediaType: "image/png" }] },
+    ]);
+
+    const chat = providerStreaming([finish], "xai.chat");
+    await step(chat.model, { messages }).outcome;
+    expect(toolOutput(chat.calls[0])).toEqual([{ type: "text", value: "The checkout page:\n[image image/png]" }]);
   });
 });

@@ -7,6 +7,7 @@ import type {
 import type { ProviderOptions } from "@ai-sdk/provider-utils";
 import type { AssistantContent, ModelMessage } from "ai";
 import type { LoadedTool } from "../load/types.ts";
+import { withoutToolImages } from "./execute-tool.ts";
 import type { EventDraft, TokenUsage, ToolAction } from "../protocol/events.ts";
 
 export interface StepRequest {
@@ -59,7 +60,7 @@ export async function runModelStep(request: StepRequest): Promise<StepOutcome> {
   const { model, abortSignal } = request;
   const { convertToLanguageModelPrompt } = await aiInternals();
   const prompt = await convertToLanguageModelPrompt({
-    prompt: { system: request.system, messages: request.messages },
+    prompt: { system: request.system, messages: withoutToolImages(request.messages, model.provider) },
     supportedUrls: await model.supportedUrls,
     download: undefined,
     abortSignal,
