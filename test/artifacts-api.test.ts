@@ -3,15 +3,12 @@
  * on a real server: filters, contents with their type, and an artifact of
  * one principal's session hidden from another principal.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
-import { serve, type ServeHandle } from "../web/serve.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { serveProject } from "./support/served-project.ts";
 
 const TOKEN = "artifact-secret";
-let handle: ServeHandle;
-
-beforeAll(async () => {
-  const dir = tempProject({
+const served = serveProject(
+  {
     "bot/instructions.md": "You publish reports.",
     "bot/artifacts.ts": `import { defineArtifacts } from "@cursor/bdk/artifacts";
 export default defineArtifacts({ kinds: { report: { description: "An HTML report." }, note: { description: "A note." } } });`,
@@ -24,21 +21,12 @@ export default defineTool({
     return ctx.artifacts.tag({ kind, key, title: "Report " + key, data: { key }, contents: "<h1>" + key + "</h1>", contentType: "text/html" });
   },
 });`,
-  });
-  handle = await serve(dir, { port: 0, authToken: TOKEN, env: { BDK_MODEL: "scripted" } });
-}, 180_000);
+  },
+  { authToken: TOKEN },
+);
 
-afterAll(async () => {
-  await handle?.close();
-  removeTempProjects();
-});
-
-/** With the token: the bearer principal. Without: `user:local` (loopback). */
-async function call(route: string, init: RequestInit & { bearer?: boolean } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (init.bearer) headers.authorization = `Bearer ${TOKEN}`;
-  return fetch(`${handle.url}${route}`, { ...init, headers });
-}
+/** With `bearer`: the token's service principal. Without: `user:local` (loopback). */
+const call = served.call;
 
 async function publish(key: string, options: { bearer?: boolean; sessionId?: string; kind?: string }) {
   const response = await call("/v1/tools/publish_report", {

@@ -5,17 +5,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { afterAll, expect, it } from "vitest";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
-import { serve, type ServeHandle } from "../web/serve.ts";
+import { serveProject } from "./support/served-project.ts";
 
-let handle: ServeHandle;
 const worktree = mkdtempSync(path.join(tmpdir(), "bdk-worktree-"));
+writeFileSync(path.join(worktree, "README.md"), "Checkout service, branch fix-typo.");
+afterAll(() => rmSync(worktree, { recursive: true, force: true }));
 
-beforeAll(async () => {
-  writeFileSync(path.join(worktree, "README.md"), "Checkout service, branch fix-typo.");
-  const dir = tempProject({
+const served = serveProject({
     "bot/instructions.md": "You review pull requests in their worktree.",
     "bot/channels/review.ts": `import { defineChannel, POST } from "@cursor/bdk/channels";
 import { z } from "zod";
@@ -34,30 +32,21 @@ export default defineChannel({
     }),
   ],
 });`,
-  });
-  handle = await serve(dir, { port: 0, env: { BDK_MODEL: "scripted" } });
-}, 180_000);
-
-afterAll(async () => {
-  await handle?.close();
-  removeTempProjects();
-  rmSync(worktree, { recursive: true, force: true });
 });
 
 async function post(message: string): Promise<{ sessionId: string }> {
-  const response = await fetch(`${handle.url}/v1/channels/review/pr`, {
+  const response = await served.call("/v1/channels/review/pr", {
     method: "POST",
-    headers: { "content-type": "application/json" },
     body: JSON.stringify({ pr: "acme/checkout#42", worktree, message }),
   });
   expect(response.status).toBe(202);
   const { sessionId } = (await response.json()) as { sessionId: string };
-  await handle.agents[0].opened.runtime.idle(sessionId);
+  await served.handle.agents[0].opened.runtime.idle(sessionId);
   return { sessionId };
 }
 
 function lastResult(sessionId: string) {
-  const events = handle.agents[0].opened.store.events.list(sessionId) as AnyBdkEvent[];
+  const events = served.handle.agents[0].opened.store.events.list(sessionId) as AnyBdkEvent[];
   return events.filter((event) => event.type === "action.result").at(-1)?.data as { output: { content: string } } | undefined;
 }
 
@@ -65,7 +54,7 @@ it("runs the session's tools in the worktree the channel chose, and keeps it for
   const first = await post('Use read with {"path":"README.md"}');
   expect(lastResult(first.sessionId)?.output.content).toBe("Checkout service, branch fix-typo.");
   expect(readFileSync(path.join(worktree, "REVIEW.md"), "utf8")).toBe("Review acme/checkout#42");
-  expect(handle.agents[0].opened.store.sessions.get(first.sessionId)?.workspaceDir).toBe(worktree);
+  expect(served.handle.agents[0].opened.store.sessions.get(first.sessionId)?.workspaceDir).toBe(worktree);
 
   writeFileSync(path.join(worktree, "README.md"), "Checkout service, second push.");
   const second = await post('Use read with {"path":"README.md"}');

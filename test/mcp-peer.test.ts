@@ -3,15 +3,11 @@
  * caller reaches the peer's own MCP server (`ask`, `check`, `call_tool`) in
  * process, through `ctx.host.mcp` and as model tools.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { expect, it } from "vitest";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
-import { serve, type ServeHandle } from "../web/serve.ts";
+import { serveProject } from "./support/served-project.ts";
 
-let handle: ServeHandle;
-
-beforeAll(async () => {
-  const dir = tempProject({
+const served = serveProject({
     "books/bot/instructions.md": "You keep the books.",
     "books/bot/tools/vat_rate.ts": `import { defineTool } from "@cursor/bdk/tools";
 import { z } from "zod";
@@ -36,20 +32,13 @@ export default defineTool({
     return ctx.host.mcp.callTool("books", "ask", { message, waitSeconds: 30 });
   },
 });`,
-  });
-  handle = await serve(dir, { port: 0, env: { BDK_MODEL: "scripted" } });
-}, 180_000);
-
-afterAll(async () => {
-  await handle?.close();
-  removeTempProjects();
 });
 
-const front = () => handle.agents.find((agent) => agent.slug === "front")!.opened;
-const books = () => handle.agents.find((agent) => agent.slug === "books")!.opened;
+const front = () => served.handle.agents.find((agent) => agent.slug === "front")!.opened;
+const books = () => served.handle.agents.find((agent) => agent.slug === "books")!.opened;
 
 it("host code asks the peer: a session on the peer, owned by the calling agent, with its reply", async () => {
-  const called = await handle.callTool("ask_books", { message: "hello" }, { slug: "front" });
+  const called = await served.handle.callTool("ask_books", { message: "hello" }, { slug: "front" });
   expect(called.isError).toBe(false);
   const answer = (called.result as { structuredContent: { status: string; sessionId: string; reply: string } }).structuredContent;
   expect(answer.status).toBe("completed");

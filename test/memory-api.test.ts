@@ -2,38 +2,26 @@
  * What `memoryHook` remembers over HTTP: `GET /v1/memory` shows the caller's
  * notes, `DELETE` forgets one or all of them, never another principal's.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
-import { serve, type ServeHandle } from "../web/serve.ts";
+import { expect, it } from "vitest";
+import { serveProject } from "./support/served-project.ts";
 
 const TOKEN = "memory-secret";
-let handle: ServeHandle;
-
-beforeAll(async () => {
-  const dir = tempProject({
+const served = serveProject(
+  {
     "bot/instructions.md": "You remember people.",
     "bot/hooks/memory.ts": `import { memoryHook } from "@cursor/bdk/memory";\nexport default memoryHook({ maxNotes: 5 });`,
-  });
-  handle = await serve(dir, { port: 0, authToken: TOKEN, env: { BDK_MODEL: "scripted" } });
-}, 180_000);
-
-afterAll(async () => {
-  await handle?.close();
-  removeTempProjects();
-});
+  },
+  { authToken: TOKEN },
+);
 
 /** With `bearer`: the token's service principal. Without: `user:local` (loopback). */
-function call(route: string, init: RequestInit & { bearer?: boolean } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (init.bearer) headers.authorization = `Bearer ${TOKEN}`;
-  return fetch(`${handle.url}${route}`, { ...init, headers });
-}
+const call = served.call;
 
 async function say(message: string, bearer = false): Promise<void> {
   const created = (await (await call("/v1/session", { method: "POST", bearer, body: JSON.stringify({ message }) })).json()) as {
     sessionId: string;
   };
-  await handle.agents[0].opened.runtime.idle(created.sessionId);
+  await served.handle.agents[0].opened.runtime.idle(created.sessionId);
 }
 
 type Notes = { notes: { id: string; note: string; principal: { id: string } }[] };

@@ -1,0 +1,45 @@
+/**
+ * A throwaway project served in this process (`serve()`, scripted model) for
+ * the tests of one file: started before them, closed after them.
+ */
+import { afterAll, beforeAll } from "vitest";
+import { removeTempProjects, tempProject } from "../../server/load/testing/temp-project.ts";
+import { serve, type ServeHandle, type ServeOptions } from "../../web/serve.ts";
+
+export interface ServedProject {
+  readonly handle: ServeHandle;
+  readonly dir: string;
+  /** `fetch` on the server: with `bearer`, as the principal of the served `authToken`; without, as `user:local` (loopback). */
+  call(route: string, init?: RequestInit & { bearer?: boolean }): Promise<Response>;
+}
+
+export function serveProject(files: Record<string, string>, options: ServeOptions = {}): ServedProject {
+  let handle: ServeHandle | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = tempProject(files);
+    handle = await serve(dir, { port: 0, ...options, env: { BDK_MODEL: "scripted", ...options.env } });
+  }, 180_000);
+  afterAll(async () => {
+    await handle?.close();
+    removeTempProjects();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the project is served from beforeAll on");
+    return value;
+  };
+  return {
+    get handle() {
+      return started(handle);
+    },
+    get dir() {
+      return started(dir);
+    },
+    call(route, { bearer, headers, ...init } = {}) {
+      return fetch(`${started(handle).url}${route}`, {
+        ...init,
+        headers: { "content-type": "application/json", ...(bearer ? { authorization: `Bearer ${[options.authToken].flat()[0]}` } : {}), ...headers },
+      });
+    },
+  };
+}
