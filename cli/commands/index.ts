@@ -6,6 +6,7 @@ import { evalCommand } from "./eval.ts";
 import { infoCommand } from "./info.ts";
 import { initCommand } from "./init.ts";
 import { manifestCommand } from "./manifest.ts";
+import { mcpCommand } from "./mcp.ts";
 import { runCommand } from "./run.ts";
 import { devCommand, serveCommand } from "./serve.ts";
 import { trajectoryCommand } from "./trajectory.ts";
@@ -23,6 +24,7 @@ export function commands(): Command[] {
     chatCommand,
     callCommand,
     evalCommand,
+    mcpCommand,
     serveCommand,
     devCommand,
     trajectoryCommand,

@@ -44,7 +44,8 @@ export function renderInfo(info: ProjectInfo, io: CommandIO): string {
       // status and error are known only from a running server (`bdk info --url`).
       info.connections.map((connection) => [
         connection.name,
-        [connection.scope, connection.kind, connection.transport, connection.status].filter(Boolean).join(", "),
+        // kind (remote, stdio, peer) and transport say the same for stdio: print each word once.
+        [...new Set([connection.scope, connection.kind, connection.transport, connection.status].filter(Boolean))].join(", "),
         connection.error ? `${connection.target}  error: ${firstLine(connection.error)}` : connection.target,
       ]),
     ),

@@ -95,7 +95,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   if (options.dev) warnAboutScriptedFallback(resolveModels(agent.config, agent.name), logger);
 
   const clock = options.clock ?? systemClock;
-  const mcp = new McpConnections({ agent: () => runtime.agent, env, logger, connectPeer: options.connectPeer });
+  const mcp = new McpConnections({ agent: () => runtime.agent, env, logger, connectPeer: options.connectPeer, stateRoot });
   const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
   const runtime: SessionRuntime = new SessionRuntime({
     agent,

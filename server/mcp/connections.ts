@@ -10,6 +10,7 @@ import type { Logger } from "../host/logger.ts";
 import type { LoadedTool, ResolvedAgent, ResolvedConnection } from "../load/types.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import { connectionTool, type McpTool, toolAllowed } from "./connection-tools.ts";
+import { NeedsAuthorizationError } from "./oauth-store.ts";
 import { openClient, type OpenedClient } from "./open-client.ts";
 import type { Env } from "./templates.ts";
 
@@ -21,6 +22,8 @@ export interface McpConnectionsOptions {
   logger: Logger;
   /** The host's in-process MCP server of another agent; without it, peer connections fail. */
   connectPeer?: (agentSlug: string) => Promise<Transport>;
+  /** The agent's state root: `oauth: true` connections read their tokens from it. */
+  stateRoot?: string;
   /** A failed connection is not retried sooner than this (default 30 s). */
   retryAfterMs?: number;
   /** Limit on the `initialize` handshake (default 30 s). */
@@ -46,6 +49,8 @@ interface Entry {
   modelTools?: LoadedTool[];
   error?: string;
   failedAt?: number;
+  /** The failure was "no token stored": checking again reads one file, and `bdk mcp oauth` may have run since. */
+  retryNow?: boolean;
 }
 
 export const DEFAULT_RETRY_AFTER_MS = 30_000;
@@ -153,6 +158,8 @@ export class McpConnections {
       const options = { signal, timeout: CALL_TIMEOUT_MS };
       return (await opened.client.callTool({ name: tool, arguments: args }, undefined, options)) as HostMcpCallResult;
     } catch (error) {
+      // The stored token was rejected and could not be refreshed: the next use reopens, reading what `bdk mcp oauth` stored since.
+      if (error instanceof NeedsAuthorizationError) void opened.close().catch(() => {});
       return errorResult(`MCP connection "${name}", tool "${tool}": ${messageOf(error)}`);
     }
   }
@@ -192,7 +199,7 @@ export class McpConnections {
     if (entry.opening) return entry.opening;
     const now = this.now();
     const retryAfter = this.options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
-    if (entry.error !== undefined && entry.failedAt !== undefined && now - entry.failedAt < retryAfter) {
+    if (entry.error !== undefined && !entry.retryNow && entry.failedAt !== undefined && now - entry.failedAt < retryAfter) {
       return Promise.reject(new Error(`${entry.error} (retried ${Math.ceil((entry.failedAt + retryAfter - now) / 1000)} s from now)`));
     }
     entry.opening = this.open(entry);
@@ -208,6 +215,7 @@ export class McpConnections {
         env: this.options.env,
         logger: this.options.logger,
         connectPeer: this.options.connectPeer,
+        stateRoot: this.options.stateRoot,
         timeoutMs: this.options.connectTimeoutMs ?? 30_000,
       });
       const tools = await listTools(opened);
@@ -217,14 +225,15 @@ export class McpConnections {
       }
       if (this.closed || this.entries.get(name) !== entry) throw new Error("closed while opening");
       const exposed = tools.filter((tool) => toolAllowed(entry.connection.definition, tool.name));
-      Object.assign(entry, { opened, tools: exposed, modelTools: undefined, opening: undefined, error: undefined, failedAt: undefined });
+      Object.assign(entry, { opened, tools: exposed, modelTools: undefined, opening: undefined, error: undefined, failedAt: undefined, retryNow: undefined });
       const current = opened;
       void current.closed.then(() => this.onClosed(entry, current));
       this.options.logger.info(`MCP connection "${name}" connected (${exposed.length} tool${exposed.length === 1 ? "" : "s"}).`);
       return current;
     } catch (error) {
       await opened?.close().catch(() => {});
-      Object.assign(entry, { error: messageOf(error), failedAt: this.now(), opening: undefined, opened: undefined });
+      const retryNow = error instanceof NeedsAuthorizationError && error.noTokens;
+      Object.assign(entry, { error: messageOf(error), failedAt: this.now(), retryNow, opening: undefined, opened: undefined });
       this.options.logger.warn(`MCP connection "${name}" failed to start: ${entry.error}`, { connection: name });
       throw error;
     }

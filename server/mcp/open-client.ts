@@ -11,6 +11,7 @@ import type { Logger } from "../host/logger.ts";
 import type { ResolvedConnection } from "../load/types.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { trackChild } from "./child-reaper.ts";
+import { FileOAuthProvider, NeedsAuthorizationError, oauthFile } from "./oauth-store.ts";
 import { baseChildEnv, type Env, resolveTemplates } from "./templates.ts";
 
 export interface OpenClientOptions {
@@ -19,6 +20,8 @@ export interface OpenClientOptions {
   env: Env;
   logger: Logger;
   connectPeer?: (agentSlug: string) => Promise<Transport>;
+  /** The agent's state root: `oauth: true` connections keep their tokens under it. */
+  stateRoot?: string;
   /** Limit on the MCP `initialize` handshake. */
   timeoutMs: number;
 }
@@ -40,7 +43,7 @@ export async function openClient(connection: ResolvedConnection, options: OpenCl
     case "stdio":
       return openStdio(connection.name, connection.definition as StdioConnection, options);
     case "remote":
-      return openRemote(connection.definition as RemoteConnection, options);
+      return openRemote(connection.name, connection.definition as RemoteConnection, options);
     case "peer":
       return openPeer((connection.definition as PeerConnection).agent, options);
   }
@@ -113,24 +116,52 @@ async function openStdio(name: string, definition: StdioConnection, options: Ope
   return { ...opened, pid: transport.pid ?? undefined };
 }
 
-/** Streamable HTTP first; a 4xx other than 401/403 means the server may speak only the older SSE transport. */
-async function openRemote(definition: RemoteConnection, options: OpenClientOptions): Promise<OpenedClient> {
+/**
+ * Streamable HTTP first; a 4xx other than 401/403 means the server may speak
+ * only the older SSE transport. An `oauth: true` connection sends its stored
+ * token (the SDK refreshes an expired one); without a usable token it fails
+ * with `NeedsAuthorizationError`.
+ */
+async function openRemote(name: string, definition: RemoteConnection, options: OpenClientOptions): Promise<OpenedClient> {
   const url = new URL(definition.url);
   const requestInit = { headers: resolveTemplates(definition.headers, options.env) };
+  const authProvider = definition.oauth ? await storedOAuth(name, url, options) : undefined;
+  const unauthorized = (error: unknown) => (authProvider ? asNeedsAuthorization(name, error) : undefined);
   const { StreamableHTTPClientTransport, StreamableHTTPError } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   try {
-    return await connect(new StreamableHTTPClientTransport(url, { requestInit }), options);
+    return await connect(new StreamableHTTPClientTransport(url, { requestInit, authProvider }), options);
   } catch (error) {
+    const needsAuthorization = await unauthorized(error);
+    if (needsAuthorization) throw needsAuthorization;
     const status = error instanceof StreamableHTTPError ? (error.code ?? 0) : 0;
     if (status === 401 || status === 403) throw new Error(`the server answered HTTP ${status} (${messageOf(error)}); check the headers`);
     if (status < 400 || status >= 500) throw error;
     const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
     try {
-      return await connect(new SSEClientTransport(url, { requestInit }), options);
+      return await connect(new SSEClientTransport(url, { requestInit, authProvider }), options);
     } catch (sseError) {
+      const sseNeedsAuthorization = await unauthorized(sseError);
+      if (sseNeedsAuthorization) throw sseNeedsAuthorization;
       throw new Error(`streamable HTTP failed (${messageOf(error)}), then SSE failed (${messageOf(sseError)})`);
     }
   }
+}
+
+/** The connection's stored OAuth state; no token at all fails at once, without a request. */
+async function storedOAuth(name: string, url: URL, options: OpenClientOptions): Promise<FileOAuthProvider> {
+  if (!options.stateRoot) throw new Error("OAuth connections need the agent's state root, and none was given");
+  const provider = await FileOAuthProvider.open(url.href, { connection: name, file: oauthFile(options.stateRoot, name) });
+  // Without a client as well, the SDK would register one from the server: that is the CLI's job.
+  if (!provider.tokens() || !provider.clientInformation()) throw new NeedsAuthorizationError(name, true);
+  return provider;
+}
+
+/** A rejected token the SDK could not refresh, in any of the shapes the transports report it. */
+async function asNeedsAuthorization(name: string, error: unknown): Promise<NeedsAuthorizationError | undefined> {
+  if (error instanceof NeedsAuthorizationError) return error;
+  const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
+  const status = (error as { code?: unknown } | undefined)?.code;
+  return error instanceof UnauthorizedError || status === 401 ? new NeedsAuthorizationError(name, false) : undefined;
 }
 
 /** A peer agent is reached through the transport the host injects (its in-process MCP server). */
