@@ -11,6 +11,7 @@ import type { Logger } from "../host/logger.ts";
 import type { ResolvedConnection } from "../load/types.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { trackChild } from "./child-reaper.ts";
+import { diesWithParent } from "./dies-with-parent.ts";
 import { FileOAuthProvider, NeedsAuthorizationError, oauthFile } from "./oauth-store.ts";
 import { baseChildEnv, type Env, resolveTemplates } from "./templates.ts";
 
@@ -76,13 +77,9 @@ async function connect(transport: Transport, options: OpenClientOptions): Promis
  */
 async function openStdio(name: string, definition: StdioConnection, options: OpenClientOptions): Promise<OpenedClient> {
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  const transport = new StdioClientTransport({
-    command: definition.command,
-    args: definition.args ?? [],
-    env: { ...baseChildEnv(options.env), ...resolveTemplates(definition.env, options.env) },
-    cwd: path.resolve(options.rootDir, definition.cwd ?? "."),
-    stderr: "pipe",
-  });
+  const env = { ...baseChildEnv(options.env), ...resolveTemplates(definition.env, options.env) };
+  const cwd = path.resolve(options.rootDir, definition.cwd ?? ".");
+  const transport = new StdioClientTransport({ ...diesWithParent(definition.command, definition.args ?? [], env, cwd), env, cwd, stderr: "pipe" });
   const tail: string[] = [];
   let partial = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
