@@ -16,13 +16,21 @@ export interface ContentEnvelope {
   isError?: boolean;
 }
 
+/** `{ content: [...], isError? }` whose every part is well formed; anything else is plain JSON output. */
 export function isContentEnvelope(value: unknown): value is ContentEnvelope {
+  if (typeof value !== "object" || value === null) return false;
+  const { content } = value as { content?: unknown };
   return (
-    typeof value === "object" &&
-    value !== null &&
-    Array.isArray((value as { content?: unknown }).content) &&
+    Array.isArray(content) &&
+    content.every(isContentPart) &&
     Object.keys(value).every((key) => key === "content" || key === "isError")
   );
+}
+
+function isContentPart(part: unknown): boolean {
+  if (typeof part !== "object" || part === null) return false;
+  const { type, text, data, mimeType } = part as Record<string, unknown>;
+  return type === "text" ? typeof text === "string" : type === "image" && typeof data === "string" && typeof mimeType === "string";
 }
 
 /**

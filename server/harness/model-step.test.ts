@@ -102,6 +102,29 @@ describe("runModelStep", () => {
     ]);
   });
 
+  it("keeps an Anthropic thinking signature sent as an empty delta, and reasoning that has only metadata", async () => {
+    const signature = { anthropic: { signature: "sig-abc" } };
+    const encrypted = { openai: { itemId: "rs_1", reasoningEncryptedContent: "gAAAA" } };
+    const { model } = providerStreaming([
+      { type: "reasoning-start", id: "0" },
+      { type: "reasoning-delta", id: "0", delta: "Let me look." },
+      { type: "reasoning-delta", id: "0", delta: "", providerMetadata: signature },
+      { type: "reasoning-end", id: "0" },
+      { type: "reasoning-start", id: "rs_1", providerMetadata: encrypted },
+      { type: "reasoning-end", id: "rs_1", providerMetadata: encrypted },
+      { type: "tool-call", toolCallId: "toolu_1", toolName: "inspect_pr", input: "{}" },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_use" }, usage },
+    ]);
+    const { events, outcome } = step(model);
+    const result = await outcome;
+    expect(events.filter((event) => event.type === "reasoning.appended")).toHaveLength(1);
+    expect(result.responseMessages[0].content).toEqual([
+      { type: "reasoning", text: "Let me look.", providerOptions: signature },
+      { type: "reasoning", text: "", providerOptions: encrypted },
+      { type: "tool-call", toolCallId: "toolu_1", toolName: "inspect_pr", input: {}, providerOptions: undefined },
+    ]);
+  });
+
   it("returns tool calls with their parsed input, and passes input that is not JSON on as text", async () => {
     const { model } = providerStreaming([
       { type: "tool-call", toolCallId: "call_1", toolName: "inspect_pr", input: '{"prUrl":"https://x/pull/1"}' },

@@ -79,14 +79,19 @@ export async function runModelStep(request: StepRequest): Promise<StepOutcome> {
   // A provider that ignores the signal still stops: cancelling ends the pending read.
   const cancel = () => void reader.cancel(abortSignal.reason).catch(() => undefined);
   abortSignal.addEventListener("abort", cancel, { once: true });
+  let finished = false;
   try {
+    if (abortSignal.aborted) cancel();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       step.read(value);
     }
+    finished = true;
   } finally {
     abortSignal.removeEventListener("abort", cancel);
+    // Stopped reading early (a throw while recording): release the provider's response.
+    if (!finished) cancel();
   }
   abortSignal.throwIfAborted();
   if (step.failure !== undefined) throw step.failure;
@@ -115,11 +120,12 @@ class StepReader {
         break;
       case "text-delta":
       case "reasoning-delta": {
-        if (!part.delta) break;
         const kind = part.type === "text-delta" ? "text" : "reasoning";
         const open = this.open.get(`${kind}:${part.id}`) ?? this.start(kind, part.id, undefined);
-        open.text += part.delta;
+        // Anthropic sends a thinking block's signature as an empty delta carrying only metadata.
         if (part.providerMetadata) open.providerMetadata = part.providerMetadata;
+        if (!part.delta) break;
+        open.text += part.delta;
         this.onEvent(
           kind === "text"
             ? { type: "message.appended", data: { delta: part.delta } }
@@ -170,7 +176,9 @@ class StepReader {
         const { toolCallId, name, input } = part.call;
         // A call whose input was not JSON still needs an object here: the provider re-sends it.
         assistant.push({ type: "tool-call", toolCallId, toolName: name, input: isObject(input) ? input : {}, providerOptions });
-      } else if (part.text) {
+      } else if (part.text || part.type === "reasoning") {
+        // Reasoning stays even without text, as streamText keeps it: an OpenAI reasoning item
+        // or Anthropic redacted thinking lives in its metadata, and the provider wants it back.
         assistant.push({ type: part.type, text: part.text, providerOptions });
       }
     }
