@@ -7,7 +7,15 @@ import { connectionKind } from "../server/load/connections.ts";
 import { KIT_ROOT } from "../server/load/testing/temp-project.ts";
 import type { ResolvedConnection } from "../server/load/types.ts";
 import { DEFAULT_RETRY_AFTER_MS, McpConnections } from "../server/mcp/connections.ts";
-import { echoServer, inMemoryPeer, processAlive, startSseServer, startStreamableServer, type TestMcpHttpServer } from "./support/mcp-servers.ts";
+import {
+  echoServer,
+  inMemoryPeer,
+  processAlive,
+  startSseServer,
+  startStatefulServer,
+  startStreamableServer,
+  type TestMcpHttpServer,
+} from "./support/mcp-servers.ts";
 import { testAgent } from "./support/tools.ts";
 
 const PROJECT = path.join(KIT_ROOT, "test/fixtures/mcp-agent");
@@ -79,6 +87,24 @@ describe("remote connections", () => {
     expect(say.parseInput({ text: "ok" })).toEqual({ ok: true, value: { text: "ok" } });
     expect(say.parseInput({})).toMatchObject({ ok: false, message: expect.stringContaining("text") });
     expect(say.parseInput("text")).toEqual({ ok: false, message: "the input must be a JSON object" });
+  });
+
+  it("reopens after a remote server restarts and forgets the session: one failed call, then it works", async () => {
+    const stateful = await startStatefulServer();
+    try {
+      const mcp = connections({ books: { url: stateful.url } });
+      expect(text(await mcp.callTool("books", "say", { text: "one" }))).toContain("one");
+      stateful.forgetSessions();
+      const lost = await mcp.callTool("books", "say", { text: "two" });
+      expect(lost.isError).toBe(true);
+      expect(text(lost)).toContain('MCP connection "books", tool "say"');
+      const again = await mcp.callTool("books", "say", { text: "three" });
+      expect(again.isError).toBeFalsy();
+      expect(text(again)).toContain("three");
+      expect(stateful.sessionsOpened()).toBe(2);
+    } finally {
+      await stateful.close();
+    }
   });
 
   it("does not fall back to SSE when the server refuses the credentials", async () => {

@@ -4,6 +4,7 @@
  * and is retried on a use at least `retryAfterMs` later.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { HostMcpCallResult } from "../authoring/types.ts";
 import type { Logger } from "../host/logger.ts";
@@ -158,8 +159,10 @@ export class McpConnections {
       const options = { signal, timeout: CALL_TIMEOUT_MS };
       return (await opened.client.callTool({ name: tool, arguments: args }, undefined, options)) as HostMcpCallResult;
     } catch (error) {
-      // The stored token was rejected and could not be refreshed: the next use reopens, reading what `bdk mcp oauth` stored since.
-      if (error instanceof NeedsAuthorizationError) void opened.close().catch(() => {});
+      // An answer from the server (McpError) leaves the client as it is. Anything else is the
+      // link itself: a rejected token (the next use reads what `bdk mcp oauth` stored since), a
+      // remote server that restarted and forgot the session, a dead socket. The next use reopens.
+      if (!(error instanceof McpError) && !signal?.aborted) void opened.close().catch(() => {});
       return errorResult(`MCP connection "${name}", tool "${tool}": ${messageOf(error)}`);
     }
   }

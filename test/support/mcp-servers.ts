@@ -1,4 +1,5 @@
 /** Real MCP servers for connection tests: streamable HTTP and SSE on 127.0.0.1, and an in-memory peer. */
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -107,4 +108,44 @@ export function processAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+export interface StatefulMcpHttpServer extends TestMcpHttpServer {
+  /** Drops every session, as a server that restarted would. */
+  forgetSessions(): void;
+  /** Sessions opened so far (each `initialize` makes one). */
+  sessionsOpened(): number;
+}
+
+/** Streamable HTTP with sessions (`Mcp-Session-Id`); an unknown session id gets 404, as the spec says. */
+export async function startStatefulServer(): Promise<StatefulMcpHttpServer> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let opened = 0;
+  const server = await listen(
+    async (req, res) => {
+      const id = req.headers["mcp-session-id"];
+      const known = typeof id === "string" ? sessions.get(id) : undefined;
+      if (typeof id === "string" && !known) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+        return;
+      }
+      if (known) {
+        await known.handleRequest(req, res);
+        return;
+      }
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          opened++;
+          sessions.set(sessionId, transport);
+        },
+      });
+      await echoServer("stateful").connect(transport);
+      await transport.handleRequest(req, res);
+    },
+    "/mcp",
+    [],
+  );
+  return { ...server, forgetSessions: () => sessions.clear(), sessionsOpened: () => opened };
 }
