@@ -43,12 +43,14 @@ describe("artifacts API", () => {
   let mine: string;
   let shared: string;
   let note: string;
+  let session: string;
 
   beforeAll(async () => {
     const created = (await (
       await call("/v1/session", { method: "POST", bearer: true, body: JSON.stringify({ message: "hello" }) })
     ).json()) as { sessionId: string };
-    mine = await publish("q3", { bearer: true, sessionId: created.sessionId });
+    session = created.sessionId;
+    mine = await publish("q3", { bearer: true, sessionId: session });
     shared = await publish("weekly", {});
     note = await publish("n1", { kind: "note" });
   });
@@ -83,6 +85,18 @@ describe("artifacts API", () => {
     }
     const record = (await (await call(`/v1/artifacts/${mine}`, { bearer: true })).json()) as { artifact: { sessionId: string } };
     expect(record.artifact.sessionId).toMatch(/^ses_/);
+  });
+
+  it("keeps an artifact its owner's after the session is deleted", async () => {
+    expect((await call(`/v1/session/${session}`, { method: "DELETE", bearer: true })).status).toBe(200);
+    const listed = (await (await call("/v1/artifacts")).json()) as { artifacts: { id: string }[] };
+    expect(listed.artifacts.map((artifact) => artifact.id)).not.toContain(mine);
+    expect((await call(`/v1/artifacts/${mine}/content`)).status).toBe(403);
+    const own = (await (await call(`/v1/artifacts/${mine}`, { bearer: true })).json()) as {
+      artifact: { sessionId: string | null; owner: { type: string; id: string } };
+    };
+    expect(own.artifact.sessionId).toBeNull();
+    expect(own.artifact.owner).toEqual({ type: "service", id: expect.stringMatching(/^bearer-/) });
   });
 
   it("answers unknown ids and bad limits with the error envelope", async () => {

@@ -1,4 +1,5 @@
 import { BdkError } from "../protocol/errors.ts";
+import type { Principal } from "../protocol/events.ts";
 import type { ArtifactRow } from "../store/types.ts";
 import type { AgentRequest, AgentRouteHandler } from "./agent-routes.ts";
 import { json } from "./respond.ts";
@@ -8,30 +9,21 @@ const MAX_LIMIT = 500;
 
 /**
  * Artifacts are the agent's shelf (one record per kind + key). One tagged in
- * a session belongs to that session's principal, like the session itself:
- * other callers neither list nor read it. Records tagged outside any session
- * (schedules, direct tool calls) are visible to every admitted caller.
+ * a session belongs to that session's principal, like the session itself, and
+ * stays theirs after the session is deleted: other callers neither list nor
+ * read it. Records tagged outside any session (schedules, direct tool calls)
+ * are visible to every admitted caller; dev on loopback and anonymous see all.
  */
-function visibleTo(req: AgentRequest): (row: ArtifactRow) => boolean {
-  if (req.seesAll) return () => true;
-  const owners = new Map<string, boolean>();
-  return (row) => {
-    if (!row.sessionId) return true;
-    let mine = owners.get(row.sessionId);
-    if (mine === undefined) {
-      const owner = req.opened.store.sessions.get(row.sessionId)?.principal;
-      // A session deleted since the tag leaves no owner to protect.
-      mine = !owner || (owner.type === req.principal.type && owner.id === req.principal.id);
-      owners.set(row.sessionId, mine);
-    }
-    return mine;
-  };
+const viewer = (req: AgentRequest): Principal | undefined => (req.seesAll ? undefined : req.principal);
+
+function visible(row: ArtifactRow, to: Principal | undefined): boolean {
+  return !to || !row.owner || (row.owner.type === to.type && row.owner.id === to.id);
 }
 
 function requireArtifact(req: AgentRequest): ArtifactRow {
   const row = req.opened.store.artifacts.get(req.params.id);
   if (!row) throw new BdkError("not_found", `No artifact ${req.params.id}.`);
-  if (!visibleTo(req)(row)) {
+  if (!visible(row, viewer(req))) {
     throw new BdkError("forbidden", `Artifact ${req.params.id} was recorded in another principal's session.`);
   }
   return row;
@@ -50,8 +42,9 @@ export const artifactRoutes = {
       kind: url.searchParams.get("kind") ?? undefined,
       key: url.searchParams.get("key") ?? undefined,
       limit,
+      visibleTo: viewer(req),
     });
-    return json({ ok: true, artifacts: rows.filter(visibleTo(req)) });
+    return json({ ok: true, artifacts: rows });
   },
 
   async getArtifact(req) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { alice, manualClock, tempRoots } from "./testing/temp-root.ts";
+import { alice, bob, manualClock, tempRoots } from "./testing/temp-root.ts";
 
 const roots = tempRoots();
 afterEach(() => roots.cleanup());
@@ -36,5 +36,20 @@ describe("store.artifacts", () => {
     expect(store.artifacts.delete(first.id)).toBe(true);
     expect(store.artifacts.get(first.id)).toBeUndefined();
     expect(store.artifacts.contents(first.id)).toBeUndefined();
+  });
+
+  it("records the tagging session's principal as owner and filters by it before the limit", () => {
+    const store = roots.open(roots.root());
+    const alices = store.sessions.create({ mode: "chat", channel: "http", principal: alice });
+    const bobs = store.sessions.create({ mode: "chat", channel: "http", principal: bob });
+    const own = store.artifacts.upsert({ kind: "note", key: "a", title: "Alice's", sessionId: alices.id });
+    for (const key of ["b1", "b2", "b3"]) store.artifacts.upsert({ kind: "note", key, title: "Bob's", sessionId: bobs.id });
+    const open = store.artifacts.upsert({ kind: "note", key: "shared", title: "Shared" });
+
+    expect(own.owner).toEqual(alice);
+    expect(open.owner).toBeNull();
+    expect(store.artifacts.list({ visibleTo: alice, limit: 2 }).map((a) => a.id).sort()).toEqual([own.id, open.id].sort());
+    store.sessions.delete(alices.id);
+    expect(store.artifacts.get(own.id)?.owner).toEqual(alice);
   });
 });

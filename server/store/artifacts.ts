@@ -1,7 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import type { Principal } from "../protocol/events.ts";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
-import { artifacts } from "./schema.ts";
+import { artifacts, sessions } from "./schema.ts";
 import type { ArtifactContents, ArtifactRow } from "./types.ts";
 
 export interface ArtifactInput {
@@ -18,8 +19,8 @@ export interface ArtifactsRepository {
   /** Creates the record, or updates the one with the same kind + key (keeping its id). */
   upsert(input: ArtifactInput): ArtifactRow;
   get(id: string): ArtifactRow | undefined;
-  /** Most recently updated first. */
-  list(filter?: { kind?: string; key?: string; limit?: number }): ArtifactRow[];
+  /** Most recently updated first; with `visibleTo`, only records that principal owns or nobody owns. */
+  list(filter?: { kind?: string; key?: string; limit?: number; visibleTo?: Principal }): ArtifactRow[];
   contents(id: string): ArtifactContents | undefined;
   delete(id: string): boolean;
   /** Deletes the oldest-updated records beyond the newest `max`; returns how many went. */
@@ -38,11 +39,19 @@ const recordColumns = {
   contentType: artifacts.contentType,
   size: sql<number | null>`length(${artifacts.contents})`,
   sessionId: artifacts.sessionId,
+  ownerType: artifacts.ownerType,
+  ownerId: artifacts.ownerId,
   createdAt: artifacts.createdAt,
   updatedAt: artifacts.updatedAt,
 };
 
-const toRow = (r: ArtifactRow): ArtifactRow => ({ ...r, data: r.data ?? null });
+type Selected = Omit<ArtifactRow, "owner"> & { ownerType: Principal["type"] | null; ownerId: string | null };
+
+const toRow = ({ ownerType, ownerId, ...r }: Selected): ArtifactRow => ({
+  ...r,
+  data: r.data ?? null,
+  owner: ownerType && ownerId ? { type: ownerType, id: ownerId } : null,
+});
 
 function toBuffer(contents: string | Uint8Array | null | undefined): Buffer | null {
   if (contents == null) return null;
@@ -54,12 +63,18 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
   return {
     upsert(input) {
       const now = ctx.now();
+      // The tagging session's principal owns the record, and keeps it after the session is deleted.
+      const owner = input.sessionId
+        ? db.select({ type: sessions.principalType, id: sessions.principalId }).from(sessions).where(eq(sessions.id, input.sessionId)).get()
+        : undefined;
       const fields = {
         title: input.title,
         data: input.data ?? null,
         contents: toBuffer(input.contents),
         contentType: input.contentType ?? null,
         sessionId: input.sessionId ?? null,
+        ownerType: owner?.type ?? null,
+        ownerId: owner?.id ?? null,
         updatedAt: now,
       };
       const [row] = db
@@ -84,6 +99,12 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
           and(
             filter.kind === undefined ? undefined : eq(artifacts.kind, filter.kind),
             filter.key === undefined ? undefined : eq(artifacts.key, filter.key),
+            filter.visibleTo === undefined
+              ? undefined
+              : or(
+                  isNull(artifacts.ownerId),
+                  and(eq(artifacts.ownerType, filter.visibleTo.type), eq(artifacts.ownerId, filter.visibleTo.id)),
+                ),
           ),
         )
         .orderBy(desc(artifacts.updatedAt), desc(artifacts.id))

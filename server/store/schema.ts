@@ -118,6 +118,9 @@ export const artifacts = sqliteTable(
     contents: blob("contents", { mode: "buffer" }),
     contentType: text("content_type"),
     sessionId: text("session_id").references(() => sessions.id, { onDelete: "set null" }),
+    /** The principal of the session that tagged it (kept when the session is deleted); null: tagged outside a session. */
+    ownerType: text("owner_type", { enum: ["user", "service", "app"] }),
+    ownerId: text("owner_id"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -96,6 +96,8 @@ export interface ArtifactRow {
   /** Byte length of the stored contents, null when there are none. */
   size: number | null;
   sessionId: string | null;
+  /** The principal of the session that tagged it; null when tagged outside a session. */
+  owner: Principal | null;
   createdAt: string;
   updatedAt: string;
 }

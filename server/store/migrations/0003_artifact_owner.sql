@@ -1,0 +1,3 @@
+ALTER TABLE `artifacts` ADD `owner_type` text;--> statement-breakpoint
+ALTER TABLE `artifacts` ADD `owner_id` text;--> statement-breakpoint
+UPDATE `artifacts` SET `owner_type` = (SELECT `principal_type` FROM `sessions` WHERE `sessions`.`id` = `artifacts`.`session_id`), `owner_id` = (SELECT `principal_id` FROM `sessions` WHERE `sessions`.`id` = `artifacts`.`session_id`) WHERE `session_id` IS NOT NULL;
