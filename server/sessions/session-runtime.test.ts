@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -96,6 +96,17 @@ describe("SessionRuntime", () => {
     const two = shared.startSession({ message: "hello", principal: me, workspaceFiles: { "b.txt": "shared" } });
     await two.done;
     expect(readFileSync(path.join(root, "shared-ws", "b.txt"), "utf8")).toBe("shared");
+  });
+
+  it("refuses workspace files that escape a chosen directory through a symlink, before the session exists", async () => {
+    const { runtime, store } = start(tmp());
+    const worktree = tmp();
+    const outside = tmp();
+    symlinkSync(outside, path.join(worktree, "out"));
+    expect(() =>
+      runtime.startSession({ message: "hello", principal: me, workspaceDir: worktree, workspaceFiles: { "out/x.txt": "x" } }),
+    ).toThrow(expect.objectContaining({ code: "invalid_request", message: expect.stringContaining('"out/x.txt"') }));
+    expect(store.sessions.list({}).sessions).toEqual([]);
   });
 
   it("forbids another principal every session operation", async () => {

@@ -152,10 +152,16 @@ export class SessionRuntime {
     if (input.workspaceDir !== undefined && (typeof input.workspaceDir !== "string" || !input.workspaceDir.trim())) {
       throw new BdkError("invalid_request", "workspaceDir must be a non-empty path.");
     }
-    // The workspace is new, so a path that is well formed cannot escape it.
-    for (const [file, contents] of Object.entries(input.workspaceFiles ?? {})) {
-      const problem = typeof contents === "string" ? pathSyntaxProblem(file) : "must map to a string";
-      if (problem) throw new BdkError("invalid_request", `workspaceFiles: ${JSON.stringify(file)} ${problem}`);
+    const existingDir = input.workspaceDir ?? this.agent.config.local?.workspaceDir;
+    if (input.workspaceFiles && existingDir) {
+      // A directory that may already exist (a worktree, a shared workspace): check against what is on disk.
+      planWorkspaceFiles(path.resolve(this.agent.rootDir, existingDir), input.workspaceFiles);
+    } else {
+      // The workspace is new, so a path that is well formed cannot escape it.
+      for (const [file, contents] of Object.entries(input.workspaceFiles ?? {})) {
+        const problem = typeof contents === "string" ? pathSyntaxProblem(file) : "must map to a string";
+        if (problem) throw new BdkError("invalid_request", `workspaceFiles: ${JSON.stringify(file)} ${problem}`);
+      }
     }
     const id = newSessionId();
     const at = this.now().toISOString();
