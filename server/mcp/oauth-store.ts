@@ -139,7 +139,7 @@ export class FileOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    if (!this.options.interactive) return this.update({ tokens });
+    if (!this.options.interactive) return this.saveRefreshedTokens(tokens);
     this.authorized = true;
     const clientInformation = this.clientInformation();
     await this.update({ redirectUrl: this.redirectUrl, clientInformation, tokens, pending: undefined });
@@ -179,6 +179,21 @@ export class FileOAuthProvider implements OAuthClientProvider {
       ...(client || scope === "tokens" ? { tokens: undefined } : {}),
     });
     if (scope !== "verifier") throw new NeedsAuthorizationError(this.options.connection, false);
+  }
+
+  /**
+   * The server refreshed a token. `bdk mcp oauth` may have authorized anew
+   * since this record was read: then the file (another client, newer tokens)
+   * wins, and these tokens, issued to the old client, are not written.
+   */
+  private async saveRefreshedTokens(tokens: OAuthTokens): Promise<void> {
+    const current = await readOAuthRecord(this.options.file, this.record.serverUrl);
+    if (current.clientInformation?.client_id !== this.record.clientInformation?.client_id) {
+      this.record = current;
+      return;
+    }
+    this.record = { ...current, tokens };
+    await writeOAuthRecord(this.options.file, this.record);
   }
 
   private updatePending(change: Partial<NonNullable<OAuthRecord["pending"]>>): Promise<void> {
