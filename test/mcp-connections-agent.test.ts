@@ -74,7 +74,7 @@ describe("MCP connections of a running agent", () => {
   it("offers only model connections' tools, filtered, and none of a broken connection", async () => {
     const reply = replyOf(await turn("hello, what can you do?"));
     const tools = /My tools: ([^.]*)\./.exec(reply)![1].split(", ");
-    expect(tools.sort()).toEqual(["echo__env", "echo__fail", "echo__say", "quiet__say"]);
+    expect(tools.sort()).toEqual(["echo__env", "echo__fail", "echo__say", "echo__wait", "quiet__say", "slow_echo"]);
   });
 
   it("passes ${NAME} templates of env to the child, resolved from the agent's environment", async () => {
@@ -85,6 +85,17 @@ describe("MCP connections of a running agent", () => {
     expect(leaked?.output).toEqual({ content: [{ type: "text", text: "(unset)" }], isError: false });
   });
 
+  it("stops a tool's ctx.host.mcp call with its turn instead of waiting for the server", async () => {
+    const handle = opened.runtime.startSession({ message: 'slow_echo {"ms":60000}', principal });
+    for (;;) {
+      const events = opened.runtime.events(handle.sessionId, principal);
+      if (events.some((event) => event.type === "actions.requested")) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    opened.runtime.stop(handle.sessionId, principal);
+    expect(await handle.done).toMatchObject({ status: "cancelled" });
+  });
+
   it("turns an isError result into a failed action the turn survives", async () => {
     const events = await turn("echo__fail {}");
     expect(resultOf(events)).toMatchObject({ isError: true, output: { content: [{ type: "text", text: "the echo server refuses" }], isError: true } });
@@ -93,7 +104,7 @@ describe("MCP connections of a running agent", () => {
 
   it("shows status, tools and the start error in info", async () => {
     const byName = Object.fromEntries((await info()).connections.map((connection) => [connection.name, connection]));
-    expect(byName.echo).toMatchObject({ status: "connected", tools: ["say", "fail", "env"] });
+    expect(byName.echo).toMatchObject({ status: "connected", tools: ["say", "fail", "env", "wait"] });
     expect(byName.quiet).toMatchObject({ status: "connected", tools: ["say"] });
     expect(byName.broken.status).toBe("error");
     expect(byName.broken.error).toMatch(/could not start "bdk-test-no-such-command --serve": .*ENOENT/);

@@ -92,7 +92,8 @@ export interface HostServices {
   kv: KvStore;
   mcp: {
     names(): string[];
-    callTool(connection: string, tool: string, args?: Record<string, unknown>): Promise<HostMcpCallResult>;
+    /** In a tool, the call stops with the turn (the tool's `abortSignal`) unless `options.signal` says otherwise. */
+    callTool(connection: string, tool: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<HostMcpCallResult>;
   };
   github: { getOctokit(): Promise<unknown> };
   /** Slack as the bot (`SLACK_BOT_TOKEN`): post to any channel or thread it is in, or use the whole `@slack/web-api` client. */

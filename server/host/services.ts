@@ -37,7 +37,7 @@ export function createHostServices(options: HostServicesOptions): HostServices {
       },
     },
     mcp: mcp
-      ? { names: () => mcp.names(), callTool: (connection, tool, args) => mcp.callTool(connection, tool, args) }
+      ? { names: () => mcp.names(), callTool: (connection, tool, args, options) => mcp.callTool(connection, tool, args, options?.signal) }
       : {
           names: () => [],
           async callTool(connection) {

@@ -57,7 +57,18 @@ export function toolContextFor(
         ? (artifact) => services.append(sessionId, [{ type: "artifact.tagged", turnId: scope.turnId, data: artifact }])
         : undefined,
     }),
-    host: services.host,
+    host: withCallSignal(services.host, signal),
+  };
+}
+
+/** The host a tool sees: its MCP calls stop when the turn does. */
+function withCallSignal(host: HostServices, signal: AbortSignal): HostServices {
+  return {
+    ...host,
+    mcp: {
+      names: () => host.mcp.names(),
+      callTool: (connection, tool, args, options) => host.mcp.callTool(connection, tool, args, { signal, ...options }),
+    },
   };
 }
 
