@@ -41,6 +41,9 @@ export function createTurnPrinter(io: CommandIO, options: { reasoning?: boolean 
       case "actions.requested":
         for (const action of event.data.actions) line(dim(`→ ${action.name} ${compact(action.input)}`));
         break;
+      case "action.authorization_required":
+        line(`? ${event.data.connection} needs authorization: click Connect in the playground (POST ${event.data.authorizePath})`);
+        break;
       case "action.result":
         line(dim(`← ${event.data.name}${event.data.isError ? red(" error") : ""} ${compact(event.data.output)}`));
         break;

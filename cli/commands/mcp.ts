@@ -1,7 +1,5 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import type { RemoteConnection } from "../../server/authoring/connections.ts";
-import type { ResolvedAgent } from "../../server/load/types.ts";
 import { booleanFlag, type Command, type CommandIO, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
 
 export const mcpCommand: Command = {
@@ -32,14 +30,15 @@ async function oauth(name: string, args: ParsedArgs, io: CommandIO): Promise<num
   const loaded = await loadAgent(dir);
   if (!loaded.agent) throw new Error(`no bot/ folder in ${dir}`);
   if (loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) throw new AgentLoadError(loaded.diagnostics);
-  const definition = oauthConnection(loaded.agent, name);
+  const { oauthConnection, authorizeConnection } = await import("../../server/mcp/oauth-flow.ts");
+  const found = oauthConnection(loaded.agent, name);
+  if ("problem" in found) throw new UsageError(found.problem);
   const stateRoot = path.resolve(io.cwd, stringFlag(args, "state-root") ?? defaultStateRoot(dir));
   const open = args.flags.open === undefined || booleanFlag(args, "open");
 
-  const { authorizeConnection } = await import("../../server/mcp/oauth-flow.ts");
   const { file } = await authorizeConnection({
     name,
-    definition,
+    definition: found.definition,
     stateRoot,
     onAuthorizationUrl(url) {
       io.stdout.write(`Open this URL to authorize: ${url.href}\n`);
@@ -49,18 +48,6 @@ async function oauth(name: string, args: ParsedArgs, io: CommandIO): Promise<num
   });
   io.stdout.write(`Authorized ${name}; tokens saved in ${file}.\n`);
   return 0;
-}
-
-/** The `oauth: true` remote connection named `name`; anything else is a usage error listing the ones that are. */
-function oauthConnection(agent: ResolvedAgent, name: string): RemoteConnection {
-  const oauthNames = [...agent.connections.values()]
-    .filter((connection) => connection.kind === "remote" && (connection.definition as RemoteConnection).oauth === true)
-    .map((connection) => connection.name);
-  const known = `OAuth connections of this agent: ${oauthNames.length > 0 ? oauthNames.join(", ") : "none"}`;
-  const connection = agent.connections.get(name);
-  if (!connection) throw new UsageError(`no connection named "${name}"; ${known}`);
-  if (!oauthNames.includes(name)) throw new UsageError(`connection "${name}" is not a remote connection with oauth: true; ${known}`);
-  return connection.definition as RemoteConnection;
 }
 
 /** Best effort: the URL is printed anyway, so a missing opener (a server without a desktop) is not an error. */

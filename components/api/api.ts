@@ -84,6 +84,10 @@ export function createApi(base: string) {
     forgetMemory: (noteId?: string) =>
       apiJson<{ ok: boolean; forgotten: number }>(v1(noteId ? `/memory/${enc(noteId)}` : "/memory"), { method: "DELETE" }),
 
+    /** Connect (`--dev`): starts the OAuth flow of a connection; `authorizePath` comes from `action.authorization_required`. */
+    authorizeConnection: (authorizePath: string) =>
+      apiJson<{ ok: boolean; authorizationUrl?: string; authorized?: boolean }>(`${base}${authorizePath}`, jsonBody("POST")),
+
     fireSchedule: (name: string) =>
       apiJson<{ ok?: boolean; scheduleId: string; sessionIds: string[] }>(v1(`/dev/schedules/${enc(name)}`), jsonBody("POST")),
 

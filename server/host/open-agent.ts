@@ -5,6 +5,7 @@ import { sandboxAvailable } from "../harness/builtin-tools/index.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { loadAgent } from "../load/load-agent.ts";
 import { McpConnections } from "../mcp/connections.ts";
+import { DevOAuth, devAuthorizePath } from "../mcp/dev-oauth.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { effectiveModel, isModelUnavailableError, resolveModelChain } from "../models/index.ts";
 import { SessionRuntime } from "../sessions/session-runtime.ts";
@@ -41,6 +42,8 @@ export interface OpenedAgent {
   automation: AgentAutomation;
   /** The agent's MCP clients (started on first use, closed by `close`). */
   mcp: McpConnections;
+  /** `--dev` only: the playground's Connect flow for `oauth: true` connections. */
+  devOAuth?: DevOAuth;
   /** Replaced on a hot reload. */
   diagnostics: Diagnostic[];
   /** The model turns would use now, or why none can (for `info`). */
@@ -95,7 +98,21 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   if (options.dev) warnAboutScriptedFallback(resolveModels(agent.config, agent.name), logger);
 
   const clock = options.clock ?? systemClock;
-  const mcp = new McpConnections({ agent: () => runtime.agent, env, logger, connectPeer: options.connectPeer, stateRoot });
+  const mcp = new McpConnections({
+    agent: () => runtime.agent,
+    env,
+    logger,
+    connectPeer: options.connectPeer,
+    stateRoot,
+    // Only a dev server has a playground with Connect: elsewhere nobody could end the wait.
+    onAuthorizationRequired: options.dev
+      ? ({ sessionId, toolCallId, connection }) =>
+          runtime.appendToCurrentTurn(sessionId, {
+            type: "action.authorization_required",
+            data: { toolCallId, connection, authorizePath: devAuthorizePath(connection) },
+          })
+      : undefined,
+  });
   const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
   const runtime: SessionRuntime = new SessionRuntime({
     agent,
@@ -119,6 +136,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     stateRoot,
     automation,
     mcp,
+    devOAuth: options.dev ? new DevOAuth({ agent: () => runtime.agent, stateRoot, mcp }) : undefined,
     diagnostics: loaded.diagnostics,
     effectiveModel: () =>
       effectiveModel(runtime.agent.config, { env, dev: options.dev, override: options.model, agentName: runtime.agent.name }),

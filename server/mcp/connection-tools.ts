@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionDefinition } from "../authoring/connections.ts";
+import type { ToolContext } from "../authoring/tools.ts";
 import type { HostMcpCallResult } from "../authoring/types.ts";
 import type { LoadedTool } from "../load/types.ts";
 
@@ -27,7 +28,8 @@ export function modelToolName(connection: string, tool: string): string {
   return `${name.slice(0, MAX_TOOL_NAME - 9)}_${hash}`;
 }
 
-type CallMcpTool = (args: Record<string, unknown>, signal: AbortSignal) => Promise<HostMcpCallResult>;
+/** The call gets the whole context: under `--dev` a call that needs authorization parks on the caller's turn. */
+type CallMcpTool = (args: Record<string, unknown>, ctx: ToolContext) => Promise<HostMcpCallResult>;
 
 /**
  * One MCP tool as a `LoadedTool`. Input is checked against the tool's JSON
@@ -52,12 +54,39 @@ export function connectionTool(connection: string, tool: McpTool, validator: jso
       return problem ? { ok: false, message: problem } : { ok: true, value: input };
     },
     async execute(input, ctx) {
-      return modelEnvelope(await call(input as Record<string, unknown>, ctx.abortSignal));
+      return modelEnvelope(await call(input as Record<string, unknown>, ctx));
     },
     execution: "server",
     source: "connection",
     effect: () => effect,
     effectLabel: effect,
+    needsApproval: async () => false,
+    needsApprovalLabel: false,
+  };
+}
+
+/**
+ * Under `--dev`, what the model sees of a connection that needs
+ * authorization before it has ever listed its tools: one tool that connects
+ * it (parking the turn for the playground's Connect). The real tools join
+ * from the next turn on, since a turn's tool list is fixed when it starts.
+ */
+export function connectTool(connection: string, connect: (ctx: ToolContext) => Promise<HostMcpCallResult>): LoadedTool {
+  return {
+    name: modelToolName(connection, "connect"),
+    description:
+      `Connects the MCP connection "${connection}", which needs the user to sign in before its tools can be listed. ` +
+      `Call it when the user wants something from ${connection}; its tools are offered from their next message on.`,
+    inputJsonSchema: { type: "object", properties: {} },
+    parseInput: (input) => ({ ok: true, value: input ?? {} }),
+    async execute(_input, ctx) {
+      return modelEnvelope(await connect(ctx));
+    },
+    execution: "server",
+    source: "connection",
+    // Signing in changes nothing on the server: a dry run may connect too.
+    effect: () => "read",
+    effectLabel: "read",
     needsApproval: async () => false,
     needsApprovalLabel: false,
   };

@@ -1,18 +1,22 @@
 /**
  * The MCP clients of one agent: opened on first use, reused across turns,
  * closed on shutdown. A connection that fails keeps its error (for `info`)
- * and is retried on a use at least `retryAfterMs` later.
+ * and is retried on a use at least `retryAfterMs` later. Under `--dev`, a
+ * model's call whose connection needs authorization parks until the
+ * playground's Connect flow stores tokens, then runs once more.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { ToolContext } from "../authoring/tools.ts";
 import type { HostMcpCallResult } from "../authoring/types.ts";
 import type { Logger } from "../host/logger.ts";
 import type { LoadedTool, ResolvedAgent, ResolvedConnection } from "../load/types.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
-import { connectionTool, type McpTool, toolAllowed } from "./connection-tools.ts";
+import { AuthorizationWaits } from "./authorization-waits.ts";
+import { connectionTool, connectTool, type McpTool, modelToolName, toolAllowed } from "./connection-tools.ts";
 import { NeedsAuthorizationError } from "./oauth-store.ts";
-import { openClient, type OpenedClient } from "./open-client.ts";
+import { asNeedsAuthorization, openClient, type OpenedClient } from "./open-client.ts";
 import type { Env } from "./templates.ts";
 
 export interface McpConnectionsOptions {
@@ -30,6 +34,18 @@ export interface McpConnectionsOptions {
   /** Limit on the `initialize` handshake (default 30 s). */
   connectTimeoutMs?: number;
   now?: () => number;
+  /**
+   * `serve --dev` only: a model's call whose connection needs authorization
+   * reports it here (the session records it for the playground) and waits
+   * for `authorized(name)` instead of failing.
+   */
+  onAuthorizationRequired?: (notice: AuthorizationNotice) => void;
+}
+
+export interface AuthorizationNotice {
+  sessionId: string;
+  toolCallId: string;
+  connection: string;
 }
 
 export interface ConnectionStatus {
@@ -52,6 +68,14 @@ interface Entry {
   failedAt?: number;
   /** The failure was "no token stored": checking again reads one file, and `bdk mcp oauth` may have run since. */
   retryNow?: boolean;
+  /** The last failure was a missing or refused token: only a person can fix it. */
+  needsAuthorization?: boolean;
+}
+
+/** One try of a call; `needsAuthorization` says a person could make a second one succeed. */
+interface Attempt {
+  result: HostMcpCallResult;
+  needsAuthorization?: boolean;
 }
 
 export const DEFAULT_RETRY_AFTER_MS = 30_000;
@@ -65,6 +89,7 @@ export class McpConnections {
   private seen?: Map<string, ResolvedConnection>;
   private closed = false;
   private validator?: jsonSchemaValidator;
+  private readonly waits = new AuthorizationWaits();
 
   constructor(private readonly options: McpConnectionsOptions) {}
 
@@ -91,11 +116,16 @@ export class McpConnections {
         try {
           await this.ensure(entry);
         } catch {
-          return [];
+          // Under --dev, a connection waiting for a person still offers its tools (as last listed, or a
+          // stand-in that connects it), so that a call can park the turn and the playground show Connect.
+          if (!this.options.onAuthorizationRequired || !entry.needsAuthorization) return [];
+          return entry.modelTools ?? [connectTool(connection.name, (ctx) => this.modelCall(connection.name, ctx, () => this.connectAttempt(connection.name)))];
         }
         // this.validator is set by open() before any entry connects.
         entry.modelTools ??= (entry.tools ?? []).map((tool) =>
-          connectionTool(connection.name, tool, this.validator!, (args, signal) => this.callTool(connection.name, tool.name, args, signal)),
+          connectionTool(connection.name, tool, this.validator!, (args, ctx) =>
+            this.modelCall(connection.name, ctx, () => this.attempt(connection.name, tool.name, args, ctx.abortSignal)),
+          ),
         );
         return entry.modelTools;
       }),
@@ -109,15 +139,25 @@ export class McpConnections {
    * or a failed call give an error result naming the connection and cause.
    */
   async callTool(connection: string, tool: string, args: Record<string, unknown> = {}, signal?: AbortSignal): Promise<HostMcpCallResult> {
-    const resolved = this.options.agent().connections.get(connection);
-    if (!resolved) {
-      const known = this.names();
-      throw new BdkError(
-        "not_found",
-        `No MCP connection named "${connection}". Known: ${known.length > 0 ? known.join(", ") : "none"}.`,
-      );
+    return (await this.attempt(connection, tool, args, signal)).result;
+  }
+
+  /**
+   * New tokens were stored for `name` (the dev Connect flow): its client
+   * reopens with them on the next use, and the calls parked on it run again.
+   */
+  authorized(name: string): void {
+    const entry = this.entries.get(name);
+    if (entry) {
+      this.entries.delete(name);
+      this.retire(entry);
     }
-    return this.call(this.entryFor(resolved), tool, args, signal);
+    this.waits.release(name);
+  }
+
+  /** How many model calls wait for `name` to be authorized. */
+  parkedCalls(name: string): number {
+    return this.waits.count(name);
   }
 
   /** Each connection's state for `info`: idle until first used (or while opening). */
@@ -144,27 +184,71 @@ export class McpConnections {
     void closing.then(() => this.retiring.delete(closing));
   }
 
-  private async call(entry: Entry, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<HostMcpCallResult> {
-    const name = entry.connection.name;
-    if (!toolAllowed(entry.connection.definition, tool)) {
-      return errorResult(`MCP connection "${name}" does not expose the tool "${tool}" (its include/exclude filters hide it).`);
-    }
-    let opened: OpenedClient;
+  /**
+   * A model's call. Under `--dev`, one that needs authorization is recorded
+   * on its session and waits for `authorized()` (or the turn's stop), then
+   * runs once more; elsewhere, and for direct calls, its error is the result.
+   */
+  private async modelCall(name: string, ctx: ToolContext, run: () => Promise<Attempt>): Promise<HostMcpCallResult> {
+    const first = await run();
+    const notify = this.options.onAuthorizationRequired;
+    const signal = ctx.abortSignal;
+    if (!first.needsAuthorization || !notify || ctx.toolCallId === undefined || signal.aborted) return first.result;
+    const authorized = this.waits.wait(name, signal);
+    notify({ sessionId: ctx.session.id, toolCallId: ctx.toolCallId, connection: name });
     try {
-      opened = await this.ensure(entry);
-    } catch (error) {
-      return errorResult(`MCP connection "${name}" is unavailable: ${messageOf(error)}`);
+      await authorized;
+    } catch {
+      throw new Error(`The turn was stopped while "${name}" waited for authorization.`);
     }
+    return (await run()).result;
+  }
+
+  /** The connection's entry, open; or the error result of a connection that cannot start. */
+  private async opened(name: string): Promise<{ entry: Entry; opened: OpenedClient } | { failed: Attempt }> {
+    const resolved = this.options.agent().connections.get(name);
+    if (!resolved) {
+      const known = this.names();
+      throw new BdkError("not_found", `No MCP connection named "${name}". Known: ${known.length > 0 ? known.join(", ") : "none"}.`);
+    }
+    const entry = this.entryFor(resolved);
+    try {
+      return { entry, opened: await this.ensure(entry) };
+    } catch (error) {
+      const result = errorResult(`MCP connection "${name}" is unavailable: ${messageOf(error)}`);
+      return { failed: { result, needsAuthorization: entry.needsAuthorization } };
+    }
+  }
+
+  private async attempt(name: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Attempt> {
+    const resolved = this.options.agent().connections.get(name);
+    if (resolved && !toolAllowed(resolved.definition, tool)) {
+      return { result: errorResult(`MCP connection "${name}" does not expose the tool "${tool}" (its include/exclude filters hide it).`) };
+    }
+    const ready = await this.opened(name);
+    if ("failed" in ready) return ready.failed;
+    const { entry, opened } = ready;
     try {
       const options = { signal, timeout: CALL_TIMEOUT_MS };
-      return (await opened.client.callTool({ name: tool, arguments: args }, undefined, options)) as HostMcpCallResult;
+      return { result: (await opened.client.callTool({ name: tool, arguments: args }, undefined, options)) as HostMcpCallResult };
     } catch (error) {
       // An answer from the server (McpError) leaves the client as it is. Anything else is the
       // link itself: a rejected token (the next use reads what `bdk mcp oauth` stored since), a
       // remote server that restarted and forgot the session, a dead socket. The next use reopens.
-      if (!(error instanceof McpError) && !signal?.aborted) void opened.close().catch(() => {});
-      return errorResult(`MCP connection "${name}", tool "${tool}": ${messageOf(error)}`);
+      if (error instanceof McpError || signal?.aborted) return { result: errorResult(`MCP connection "${name}", tool "${tool}": ${messageOf(error)}`) };
+      void opened.close().catch(() => {});
+      const needsAuthorization = entry.connection.kind === "remote" && (await asNeedsAuthorization(name, error)) !== undefined;
+      if (needsAuthorization) entry.needsAuthorization = true;
+      return { result: errorResult(`MCP connection "${name}", tool "${tool}": ${messageOf(error)}`), needsAuthorization };
     }
+  }
+
+  /** The `<connection>__connect` stand-in: opening the client is the whole call. */
+  private async connectAttempt(name: string): Promise<Attempt> {
+    const ready = await this.opened(name);
+    if ("failed" in ready) return ready.failed;
+    const tools = (ready.entry.tools ?? []).map((tool) => modelToolName(name, tool.name));
+    return { result: { content: [{ type: "text", text: `Connected ${name}. Its tools are offered from the next message on: ${tools.join(", ") || "none"}.` }] } };
   }
 
   /**
@@ -228,24 +312,38 @@ export class McpConnections {
       }
       if (this.closed || this.entries.get(name) !== entry) throw new Error("closed while opening");
       const exposed = tools.filter((tool) => toolAllowed(entry.connection.definition, tool.name));
-      Object.assign(entry, { opened, tools: exposed, modelTools: undefined, opening: undefined, error: undefined, failedAt: undefined, retryNow: undefined });
+      Object.assign(entry, {
+        opened,
+        tools: exposed,
+        modelTools: undefined,
+        opening: undefined,
+        error: undefined,
+        failedAt: undefined,
+        retryNow: undefined,
+        needsAuthorization: undefined,
+      });
       const current = opened;
       void current.closed.then(() => this.onClosed(entry, current));
       this.options.logger.info(`MCP connection "${name}" connected (${exposed.length} tool${exposed.length === 1 ? "" : "s"}).`);
       return current;
     } catch (error) {
       await opened?.close().catch(() => {});
-      const retryNow = error instanceof NeedsAuthorizationError && error.noTokens;
-      Object.assign(entry, { error: messageOf(error), failedAt: this.now(), retryNow, opening: undefined, opened: undefined });
+      const needsAuthorization = error instanceof NeedsAuthorizationError;
+      const retryNow = needsAuthorization && error.noTokens;
+      Object.assign(entry, { error: messageOf(error), failedAt: this.now(), retryNow, needsAuthorization, opening: undefined, opened: undefined });
       this.options.logger.warn(`MCP connection "${name}" failed to start: ${entry.error}`, { connection: name });
       throw error;
     }
   }
 
-  /** A client that closed on its own (a crashed child, a dropped stream) reopens on the next use. */
+  /**
+   * A client that closed on its own (a crashed child, a dropped stream) reopens on the next use.
+   * Its tools are kept: a reopen replaces them, and under --dev a connection whose token was
+   * refused keeps offering them so that a call can park for authorization.
+   */
   private onClosed(entry: Entry, opened: OpenedClient): void {
     if (entry.opened !== opened) return;
-    Object.assign(entry, { opened: undefined, tools: undefined, modelTools: undefined });
+    entry.opened = undefined;
     if (!this.closed) this.options.logger.warn(`MCP connection "${entry.connection.name}" closed; it reopens on the next use.`);
   }
 

@@ -13,8 +13,14 @@ export interface OAuthCallback {
   close(): Promise<void>;
 }
 
-const PAGE = (title: string, text: string) =>
-  `<!doctype html><meta charset="utf-8"><title>${title}</title><p style="font:16px system-ui;margin:3em">${text}</p>\n`;
+/** The small page the browser lands on after authorizing (here, and the dev server's callback route). */
+export function authorizationPage(title: string, text: string): string {
+  return `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><p style="font:16px system-ui;margin:3em">${escapeHtml(text)}</p>\n`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
 
 /**
  * Listens on `preferredPort` when it is free (so a client registered by an
@@ -40,7 +46,7 @@ export async function startOAuthCallback(preferredPort?: number): Promise<OAuthC
         }, timeoutMs);
         deliver = (url, res) => {
           const html = (status: number, title: string, text: string) =>
-            res.writeHead(status, { "content-type": "text/html; charset=utf-8" }).end(PAGE(title, text));
+            res.writeHead(status, { "content-type": "text/html; charset=utf-8" }).end(authorizationPage(title, text));
           // A stale tab or another site cannot hand us a code: only the request we started carries this state.
           if (url.searchParams.get("state") !== state) {
             html(400, "Unexpected request", "This authorization request is not the one bdk is waiting for.");

@@ -1,9 +1,9 @@
 /**
  * OAuth state of `oauth: true` connections, one JSON file per connection
  * under the agent's state root (`<stateRoot>/mcp-oauth/<name>.json`, mode
- * 0600), and the SDK's `OAuthClientProvider` over it. `bdk mcp oauth` fills
- * the file through the interactive flow; the server only reads it and lets
- * the SDK refresh expired tokens, never opening a browser itself.
+ * 0600), and the SDK's `OAuthClientProvider` over it. The interactive flow
+ * (`bdk mcp oauth`, or Connect in the playground of `serve --dev`) fills the
+ * file; connections only read it and let the SDK refresh expired tokens.
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";

@@ -154,7 +154,7 @@ async function storedOAuth(name: string, url: URL, options: OpenClientOptions): 
 }
 
 /** A rejected token the SDK could not refresh, in any of the shapes the transports report it. */
-async function asNeedsAuthorization(name: string, error: unknown): Promise<NeedsAuthorizationError | undefined> {
+export async function asNeedsAuthorization(name: string, error: unknown): Promise<NeedsAuthorizationError | undefined> {
   if (error instanceof NeedsAuthorizationError) return error;
   const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
   const status = (error as { code?: unknown } | undefined)?.code;

@@ -44,6 +44,11 @@ export interface EventDataByType {
     by: string;
     reason?: string;
   };
+  /**
+   * `serve --dev`: the call waits for a person to authorize its MCP connection
+   * (`POST <authorizePath>`, relative to the agent's base path), then runs again.
+   */
+  "action.authorization_required": { toolCallId: string; connection: string; authorizePath: string };
   "action.result": { toolCallId: string; name: string; output: unknown; isError: boolean; durationMs: number };
   "subagent.called": { subagent: string; toolCallId: string; prompt: string };
   "subagent.completed": { subagent: string; toolCallId: string; result?: string; isError: boolean };
@@ -71,6 +76,7 @@ export const EVENT_TYPES = [
   "actions.requested",
   "action.approval_requested",
   "action.approval_resolved",
+  "action.authorization_required",
   "action.result",
   "subagent.called",
   "subagent.completed",

@@ -109,6 +109,17 @@ describe("SessionRuntime", () => {
     expect(store.sessions.list({}).sessions).toEqual([]);
   });
 
+  it("deletes a session while its turn runs: the turn ends quietly, nothing is recorded after", async () => {
+    const { runtime, store } = start(tmp(), testAgent([inspect]), 200);
+    const running = runtime.startSession({ message: "hello", principal: me });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    runtime.deleteSession(running.sessionId, me);
+    await expect(running.done).resolves.toMatchObject({ status: "cancelled" });
+    await runtime.idle(running.sessionId);
+    expect(store.sessions.get(running.sessionId)).toBeUndefined();
+    expect(store.events.list(running.sessionId)).toEqual([]);
+  });
+
   it("forbids another principal every session operation", async () => {
     const { runtime } = start(tmp());
     const handle = runtime.startSession({ message: "hello", principal: me });

@@ -119,6 +119,8 @@ export class SessionRuntime {
   private readonly pendingEvents = new Map<string, EventDraft[]>();
   private readonly createdDirs = new Set<string>();
   private readonly observers = new Set<(sessionId: string, events: readonly AnyBdkEvent[]) => void>();
+  /** Sessions deleted by this process: a turn still ending in one records nothing. */
+  private readonly deleted = new Set<string>();
   /** Turns parked on an approval by a previous process: sessionId → turnId. */
   private readonly dormant = new Map<string, string>();
 
@@ -246,7 +248,7 @@ export class SessionRuntime {
     for (;;) {
       const tail = this.live.get(sessionId)?.tail;
       if (!tail) return;
-      await tail;
+      await tail.catch(() => undefined);
       if (this.live.get(sessionId)?.tail === tail) return;
     }
   }
@@ -262,8 +264,10 @@ export class SessionRuntime {
 
   deleteSession(sessionId: string, principal: Principal): void {
     this.requireSession(sessionId, principal);
+    this.deleted.add(sessionId);
     this.live.get(sessionId)?.current?.controller.abort(STOPPED);
     this.live.delete(sessionId);
+    this.pendingEvents.delete(sessionId);
     this.store.sessions.delete(sessionId);
   }
 
@@ -393,12 +397,23 @@ export class SessionRuntime {
 
   /** Persists, then publishes: a follower never sees an event the store could lose. */
   append(sessionId: string, drafts: EventDraft[]): AnyBdkEvent[] {
+    // A turn still ending in a session deleted meanwhile has nowhere to record its end.
+    if (this.deleted.has(sessionId)) return [];
     const pending = this.pendingEvents.get(sessionId);
     if (pending) this.pendingEvents.delete(sessionId);
     const all = pending ? [...pending, ...drafts] : drafts;
     const stored = this.store.events.append(sessionId, all) as AnyBdkEvent[];
     this.publish(sessionId, stored);
     return pending ? stored.slice(pending.length) : stored;
+  }
+
+  /**
+   * Records an event a running tool causes (a call parked for authorization),
+   * stamped with the session's current turn: the tool's own turn, since a
+   * preempted turn's calls see their abort before they could record anything.
+   */
+  appendToCurrentTurn(sessionId: string, draft: EventDraft): void {
+    this.append(sessionId, [{ ...draft, turnId: this.live.get(sessionId)?.current?.turnId }]);
   }
 
   /**
@@ -500,14 +515,20 @@ export class SessionRuntime {
     const live = this.liveSession(sessionId);
     const agent = this.agent;
     const controller = new AbortController();
-    const done = live.tail.then(() => this.runTurn(sessionId, turnId, start, agent, controller));
+    const run = () => this.runTurn(sessionId, turnId, start, agent, controller);
+    // After the previous turn, however it ended (a failure was logged where it happened).
+    const done = live.tail.then(run, run);
     live.current = { turnId, controller, done };
     live.tail = done;
-    void done.then(() => {
+    const settled = () => {
       if (live.current?.turnId === turnId) live.current = undefined;
       if (live.tail === done && live.coalesced.length > 0 && this.live.get(sessionId) === live) {
         this.enqueueTurn(sessionId, live.coalesced.splice(0).join("\n\n"));
       }
+    };
+    void done.then(settled, (error: unknown) => {
+      this.options.logger.error(`Turn ${turnId} of session ${sessionId} failed to end cleanly: ${messageOf(error)}`);
+      settled();
     });
   }
 

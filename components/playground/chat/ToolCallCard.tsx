@@ -7,11 +7,13 @@ import { ChevronIcon, RobotIcon, ShieldIcon, WrenchIcon } from "../../ui/icons.t
 import { cx } from "../../ui/cx.ts";
 import { formatDuration, previewJson } from "../../ui/format.ts";
 import { ApprovalButtons } from "../approvals/ApprovalButtons.tsx";
+import { ConnectButton } from "./ConnectButton.tsx";
 import type { ToolPart } from "./transcript.ts";
 
 const frame: Record<ToolPart["status"], string> = {
   running: "border-zinc-200 dark:border-zinc-800",
   awaiting_approval: "border-amber-300 dark:border-amber-500/40",
+  awaiting_authorization: "border-amber-300 dark:border-amber-500/40",
   done: "border-zinc-200 dark:border-zinc-800",
   error: "border-red-300 dark:border-red-500/40",
   denied: "border-zinc-300 dark:border-zinc-700",
@@ -19,7 +21,7 @@ const frame: Record<ToolPart["status"], string> = {
 
 /** One tool call inline in the chat: name, arguments, then output or error, approval controls while parked. */
 export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: string }) {
-  const needsAttention = part.status === "awaiting_approval" || part.status === "error";
+  const needsAttention = part.status === "awaiting_approval" || part.status === "awaiting_authorization" || part.status === "error";
   const [open, setOpen] = useState<boolean | null>(null);
   const expanded = open ?? needsAttention;
   const bodyId = useId();
@@ -52,6 +54,14 @@ export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: s
                 <ShieldIcon className="size-3.5" /> This call needs your approval
               </p>
               <ApprovalButtons sessionId={sessionId} approvalId={part.approval.approvalId} />
+            </div>
+          ) : null}
+          {part.status === "awaiting_authorization" && part.authorization ? (
+            <div className="rounded-md bg-amber-50 p-3 dark:bg-amber-500/10">
+              <p className="mb-2 flex items-center gap-1.5 text-xs font-medium text-amber-900 dark:text-amber-200">
+                <ShieldIcon className="size-3.5" /> {part.authorization.connection} needs you to sign in before this call can run
+              </p>
+              <ConnectButton connection={part.authorization.connection} authorizePath={part.authorization.authorizePath} />
             </div>
           ) : null}
           {part.approval?.resolved ? (
@@ -91,6 +101,8 @@ function ToolStatus({ part }: { part: ToolPart }) {
       );
     case "awaiting_approval":
       return <Badge tone="amber">needs approval</Badge>;
+    case "awaiting_authorization":
+      return <Badge tone="amber">needs sign-in</Badge>;
     case "error":
       return (
         <span className="flex shrink-0 items-center gap-1.5">

@@ -62,6 +62,30 @@ describe("buildTranscript", () => {
     expect(tool()).toMatchObject({ status: "denied", approval: { resolved: { approved: false, by: "user:local" } } });
   });
 
+  it("shows Connect while a call waits for authorization, then its result", () => {
+    const waiting = session([
+      { type: "turn.started", turnId: T, data: { model: "m" } },
+      { type: "actions.requested", turnId: T, data: { actions: [{ toolCallId: "c1", name: "linear__say", input: { text: "hi" } }] } },
+      { type: "action.authorization_required", turnId: T, data: { toolCallId: "c1", connection: "linear", authorizePath: "/v1/dev/mcp/linear/authorize" } },
+    ]);
+    const tool = (events: AnyBdkEvent[]) => (buildTranscript(events).items[0] as TurnItem).parts[0] as ToolPart;
+    expect(tool(waiting)).toMatchObject({
+      status: "awaiting_authorization",
+      authorization: { connection: "linear", authorizePath: "/v1/dev/mcp/linear/authorize" },
+    });
+    expect(buildTranscript(waiting).busy).toBe(true);
+
+    const continued = session([
+      ...waiting,
+      { type: "action.result", turnId: T, data: { toolCallId: "c1", name: "linear__say", output: { content: [{ type: "text", text: "ok" }] }, isError: false, durationMs: 900 } },
+    ]);
+    expect(tool(continued)).toMatchObject({ status: "done", output: { content: [{ type: "text", text: "ok" }] } });
+
+    // A stopped turn leaves no Connect behind: nothing waits any more.
+    const stopped = session([...waiting, { type: "turn.failed", turnId: T, data: { status: "cancelled", code: "cancelled", message: "The turn was stopped." } }]);
+    expect(tool(stopped).status).toBe("error");
+  });
+
   it("marks interim narration and closes task sessions", () => {
     const transcript = buildTranscript(
       session([

@@ -5,7 +5,7 @@
  */
 import type { AnyBdkEvent, TokenUsage } from "../../api/types.ts";
 
-export type ToolStatus = "running" | "awaiting_approval" | "done" | "error" | "denied";
+export type ToolStatus = "running" | "awaiting_approval" | "awaiting_authorization" | "done" | "error" | "denied";
 
 export interface ToolPart {
   kind: "tool";
@@ -17,6 +17,8 @@ export interface ToolPart {
   output?: unknown;
   durationMs?: number;
   approval?: { approvalId: string; resolved?: { approved: boolean; by?: string; reason?: string } };
+  /** The call waits for its MCP connection to be authorized (`serve --dev`): Connect POSTs `authorizePath`. */
+  authorization?: { connection: string; authorizePath: string };
   subagent?: { name: string; prompt?: string; result?: string; isError?: boolean; done: boolean };
 }
 
@@ -183,6 +185,13 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
         if (tool.status === "awaiting_approval") tool.status = event.data.approved ? "running" : "denied";
         break;
       }
+      case "action.authorization_required": {
+        const tool = tools.get(event.data.toolCallId);
+        if (!tool) break;
+        tool.authorization = { connection: event.data.connection, authorizePath: event.data.authorizePath };
+        if (tool.status === "running") tool.status = "awaiting_authorization";
+        break;
+      }
       case "action.result": {
         const turn = turnFor(event);
         const tool = toolFor(turn, event.data.toolCallId, event.data.name, undefined, event.index);
@@ -243,7 +252,10 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
 function settleOpenParts(turn: TurnItem): void {
   for (const part of turn.parts) {
     if (part.kind === "text" || part.kind === "reasoning") part.done = true;
-    // Parked approvals outlive the turn (they stay resolvable after a restart); a running call does not.
-    else if (part.kind === "tool" && part.status === "running" && turn.status !== "completed") part.status = "error";
+    // Parked approvals outlive the turn (they stay resolvable after a restart); a running call, or
+    // one waiting for authorization (nothing durable), does not.
+    else if (part.kind === "tool" && (part.status === "running" || part.status === "awaiting_authorization") && turn.status !== "completed") {
+      part.status = "error";
+    }
   }
 }

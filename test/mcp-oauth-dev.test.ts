@@ -1,0 +1,185 @@
+/**
+ * The dev Connect flow of an `oauth: true` connection against a real
+ * `bdk serve --dev` and an OAuth-protected MCP server on loopback, with the
+ * test as the browser: a call that needs authorization parks its turn and
+ * records `action.authorization_required`; authorize + callback store the
+ * tokens; the same call runs again and the turn goes on. Without --dev the
+ * call is an error result naming `bdk mcp oauth`.
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OpenedAgent, openAgent } from "../server/host/open-agent.ts";
+import { devRoutes } from "../server/http/dev-routes.ts";
+import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { oauthFile } from "../server/mcp/oauth-store.ts";
+import type { AnyBdkEvent, Principal } from "../server/protocol/events.ts";
+import { readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { type OAuthMcpServer, startOAuthMcpServer } from "./support/oauth-mcp-server.ts";
+
+let mcpServer: OAuthMcpServer;
+let project: string;
+let server: RunningServer;
+
+beforeAll(async () => {
+  mcpServer = await startOAuthMcpServer();
+  project = tempProject({
+    "bot/agent.ts": 'import { defineAgent } from "@cursor/bdk";\nexport default defineAgent({ name: "oauth-dev", model: "scripted", tools: [] });\n',
+    "bot/instructions.md": "You relay questions to MCP servers.\n",
+    "bot/mcp-connections/linear.ts": `import { defineConnection } from "@cursor/bdk/connections";\nexport default defineConnection({ url: "${mcpServer.url}", oauth: true });\n`,
+  });
+  server = await startServer({ dir: project, args: ["--dev"] });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await mcpServer?.close();
+  if (server) rmSync(server.stateRoot, { recursive: true, force: true });
+  removeTempProjects();
+});
+
+const post = (url: string, body?: unknown) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
+
+async function startTurn(message: string): Promise<string> {
+  const started = (await (await post(`${server.url}/v1/session`, { message })).json()) as { sessionId: string };
+  return started.sessionId;
+}
+
+function eventsUntil(sessionId: string, type: AnyBdkEvent["type"]): Promise<AnyBdkEvent[]> {
+  return fetch(`${server.url}/v1/session/${sessionId}/stream`).then((response) =>
+    readNdjson<AnyBdkEvent>(response, (event) => event.type === type),
+  );
+}
+
+function resultOf(events: AnyBdkEvent[]): { output: unknown; isError: boolean } | undefined {
+  return events.find((event) => event.type === "action.result")?.data as { output: unknown; isError: boolean } | undefined;
+}
+
+/** Connect, as the playground does, then the browser: the authorization page redirects to the callback. */
+async function connect(connection: string): Promise<{ status: number; page: string; callbackUrl: string }> {
+  const authorize = await post(`${server.url}/v1/dev/mcp/${connection}/authorize`);
+  const body = (await authorize.json()) as { ok: boolean; authorizationUrl: string };
+  expect(body).toMatchObject({ ok: true, authorizationUrl: expect.any(String) });
+  const approval = await fetch(body.authorizationUrl, { redirect: "manual" });
+  expect(approval.status).toBe(302);
+  const callbackUrl = approval.headers.get("location")!;
+  const callback = await fetch(callbackUrl);
+  return { status: callback.status, page: await callback.text(), callbackUrl };
+}
+
+describe("Connect under serve --dev", () => {
+  it("parks a never-authorized connection's stand-in call, then continues after the flow", async () => {
+    const sessionId = await startTurn("linear__connect please");
+    const parked = await eventsUntil(sessionId, "action.authorization_required");
+    const call = parked.find((event) => event.type === "actions.requested");
+    const notice = parked[parked.length - 1];
+    expect(notice).toMatchObject({
+      turnId: call?.turnId,
+      data: { connection: "linear", authorizePath: "/v1/dev/mcp/linear/authorize", toolCallId: (call?.data as { actions: Array<{ toolCallId: string }> }).actions[0].toolCallId },
+    });
+    expect(resultOf(parked)).toBeUndefined();
+
+    const connected = await connect("linear");
+    expect(connected.callbackUrl).toMatch(new RegExp(`^${server.url}/v1/dev/mcp/linear/callback\\?`));
+    expect(connected.status).toBe(200);
+    expect(connected.page).toContain("Connected linear. You can close this tab.");
+    expect(existsSync(oauthFile(server.stateRoot, "linear"))).toBe(true);
+
+    const events = await eventsUntil(sessionId, "session.waiting");
+    expect(events.some((event) => event.type === "turn.completed")).toBe(true);
+    expect(resultOf(events)).toEqual({
+      output: { content: [{ type: "text", text: "Connected linear. Its tools are offered from the next message on: linear__say, linear__whoami." }], isError: false },
+      isError: false,
+      name: "linear__connect",
+      toolCallId: expect.any(String),
+      durationMs: expect.any(Number),
+    });
+  }, 60_000);
+
+  it("parks a real tool call whose tokens were revoked and retries it with the new ones", async () => {
+    const before = await startTurn('linear__say {"text":"one"}');
+    expect(resultOf(await eventsUntil(before, "session.waiting"))?.output).toEqual({ content: [{ type: "text", text: "oauth: one" }], isError: false });
+
+    mcpServer.provider.revokeAll();
+    const sessionId = await startTurn('linear__say {"text":"two"}');
+    await eventsUntil(sessionId, "action.authorization_required");
+    expect((await connect("linear")).status).toBe(200);
+    const events = await eventsUntil(sessionId, "session.waiting");
+    expect(resultOf(events)).toMatchObject({ output: { content: [{ type: "text", text: "oauth: two" }], isError: false }, isError: false });
+    expect(events.filter((event) => event.type === "action.result")).toHaveLength(1);
+    expect(events.some((event) => event.type === "turn.completed")).toBe(true);
+  }, 60_000);
+
+  it("ends a parked turn cancelled when it is stopped", async () => {
+    mcpServer.provider.revokeAll();
+    const sessionId = await startTurn('linear__say {"text":"three"}');
+    await eventsUntil(sessionId, "action.authorization_required");
+    expect((await post(`${server.url}/v1/session/${sessionId}/stop`)).status).toBe(202);
+    const events = await eventsUntil(sessionId, "session.waiting");
+    expect(events.find((event) => event.type === "turn.failed")?.data).toMatchObject({ status: "cancelled", code: "cancelled" });
+  }, 60_000);
+
+  it("answers a refusal or an unknown state with a 400 page", async () => {
+    mcpServer.provider.denyNext = true;
+    const denied = await connect("linear");
+    expect(denied.status).toBe(400);
+    expect(denied.page).toContain("the user said no");
+
+    const stale = await fetch(`${server.url}/v1/dev/mcp/linear/callback?code=x&state=nope`);
+    expect(stale.status).toBe(400);
+    expect(stale.headers.get("content-type")).toContain("text/html");
+    const page = await stale.text();
+    expect(page).toContain("Click Connect again");
+    expect(page).not.toContain("    at ");
+
+    const unknown = await post(`${server.url}/v1/dev/mcp/nope/authorize`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: "not_found", message: expect.stringContaining("OAuth connections of this agent: linear") });
+  }, 60_000);
+});
+
+describe("without --dev", () => {
+  const principal: Principal = { type: "user", id: "tester" };
+  let opened: OpenedAgent;
+  let stateRoot: string;
+
+  beforeAll(async () => {
+    // The dev server's tokens (connected by the tests above), so the connection lists its tools.
+    await connect("linear");
+    stateRoot = mkdtempSync(path.join(os.tmpdir(), "bdk-oauth-nodev-"));
+    mkdirSync(path.dirname(oauthFile(stateRoot, "linear")), { recursive: true });
+    copyFileSync(oauthFile(server.stateRoot, "linear"), oauthFile(stateRoot, "linear"));
+    opened = await openAgent(project, { stateRoot });
+  }, 60_000);
+
+  afterAll(async () => {
+    await opened?.close();
+    if (stateRoot) rmSync(stateRoot, { recursive: true, force: true });
+  });
+
+  async function turn(message: string): Promise<AnyBdkEvent[]> {
+    const handle = opened.runtime.startSession({ message, principal });
+    await handle.done;
+    await opened.runtime.idle(handle.sessionId);
+    return opened.runtime.events(handle.sessionId, principal);
+  }
+
+  it("gives the call an error result naming bdk mcp oauth", async () => {
+    expect(resultOf(await turn('linear__say {"text":"four"}'))?.output).toEqual({ content: [{ type: "text", text: "oauth: four" }], isError: false });
+    mcpServer.provider.revokeAll();
+    const events = await turn('linear__say {"text":"five"}');
+    expect(events.some((event) => event.type === "action.authorization_required")).toBe(false);
+    const result = resultOf(events);
+    expect(result?.isError).toBe(true);
+    expect(JSON.stringify(result?.output)).toContain("run bdk mcp oauth linear");
+    expect(events.some((event) => event.type === "turn.completed")).toBe(true);
+  }, 60_000);
+
+  it("has no dev routes", async () => {
+    const request = new Request("http://127.0.0.1/v1/dev/mcp/linear/authorize", { method: "POST" });
+    const call = devRoutes.devAuthorizeConnection({ request, params: { connection: "linear" }, opened, principal, seesAll: false, basePath: "" });
+    await expect(call).rejects.toMatchObject({ code: "not_found" });
+  });
+});
