@@ -205,7 +205,7 @@ export class McpConnections {
   }
 
   /** The connection's entry, open; or the error result of a connection that cannot start. */
-  private async opened(name: string): Promise<{ entry: Entry; opened: OpenedClient } | { failed: Attempt }> {
+  private async ready(name: string): Promise<{ entry: Entry; opened: OpenedClient } | { failed: Attempt }> {
     const resolved = this.options.agent().connections.get(name);
     if (!resolved) {
       const known = this.names();
@@ -225,7 +225,7 @@ export class McpConnections {
     if (resolved && !toolAllowed(resolved.definition, tool)) {
       return { result: errorResult(`MCP connection "${name}" does not expose the tool "${tool}" (its include/exclude filters hide it).`) };
     }
-    const ready = await this.opened(name);
+    const ready = await this.ready(name);
     if ("failed" in ready) return ready.failed;
     const { entry, opened } = ready;
     try {
@@ -245,7 +245,7 @@ export class McpConnections {
 
   /** The `<connection>__connect` stand-in: opening the client is the whole call. */
   private async connectAttempt(name: string): Promise<Attempt> {
-    const ready = await this.opened(name);
+    const ready = await this.ready(name);
     if ("failed" in ready) return ready.failed;
     const tools = (ready.entry.tools ?? []).map((tool) => modelToolName(name, tool.name));
     return { result: { content: [{ type: "text", text: `Connected ${name}. Its tools are offered from the next message on: ${tools.join(", ") || "none"}.` }] } };
