@@ -1,5 +1,4 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { type AgentMcpServerOptions, createAgentMcpServer } from "../mcp/agent-mcp-server.ts";
+import type { AgentMcpServerOptions } from "../mcp/agent-mcp-server.ts";
 import type { AgentRequest, AgentRouteHandler } from "./agent-routes.ts";
 import { DEFAULT_BODY_LIMIT } from "./body.ts";
 
@@ -9,6 +8,11 @@ import { DEFAULT_BODY_LIMIT } from "./body.ts";
  * transport). Auth and the principal come from `HttpHost.handleAgentRoute`.
  */
 async function serveMcp({ request, opened, principal }: AgentRequest, options: AgentMcpServerOptions): Promise<Response> {
+  // Loaded on the first MCP request: a server nobody asks over MCP does without the SDK's server half.
+  const [{ WebStandardStreamableHTTPServerTransport }, { createAgentMcpServer }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("../mcp/agent-mcp-server.ts"),
+  ]);
   const server = createAgentMcpServer(opened, principal, options);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

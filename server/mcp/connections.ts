@@ -6,7 +6,6 @@
  * playground's Connect flow stores tokens, then runs once more.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ToolContext } from "../authoring/tools.ts";
 import type { HostMcpCallResult } from "../authoring/types.ts";
@@ -235,7 +234,7 @@ export class McpConnections {
       // An answer from the server (McpError) leaves the client as it is. Anything else is the
       // link itself: a rejected token (the next use reads what `bdk mcp oauth` stored since), a
       // remote server that restarted and forgot the session, a dead socket. The next use reopens.
-      if (error instanceof McpError || signal?.aborted) return { result: errorResult(`MCP connection "${name}", tool "${tool}": ${messageOf(error)}`) };
+      if (isServerAnswer(error) || signal?.aborted) return { result: errorResult(`MCP connection "${name}", tool "${tool}": ${messageOf(error)}`) };
       void opened.close().catch(() => {});
       const needsAuthorization = entry.connection.kind === "remote" && (await asNeedsAuthorization(name, error)) !== undefined;
       if (needsAuthorization) entry.needsAuthorization = true;
@@ -380,4 +379,9 @@ async function listTools(opened: OpenedClient): Promise<McpTool[]> {
 
 function errorResult(text: string): HostMcpCallResult {
   return { content: [{ type: "text", text }], isError: true };
+}
+
+/** A JSON-RPC error the server answered with (the SDK's McpError, matched by name so types.js loads only with a client). */
+function isServerAnswer(error: unknown): boolean {
+  return error instanceof Error && error.name === "McpError";
 }

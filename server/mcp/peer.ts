@@ -1,7 +1,5 @@
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { OpenedAgent } from "../host/open-agent.ts";
-import { createAgentMcpServer } from "./agent-mcp-server.ts";
 
 /**
  * A peer-agent connection (`agent: "<slug>"`): the peer's own MCP server
@@ -16,6 +14,10 @@ export async function connectPeerAgent(
 ): Promise<Transport> {
   const peer = mounted.get(peerSlug);
   if (!peer) throw new Error(`the agents mounted here are ${[...mounted.keys()].join(", ")}`);
+  const [{ InMemoryTransport }, { createAgentMcpServer }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/inMemory.js"),
+    import("./agent-mcp-server.ts"),
+  ]);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createAgentMcpServer(peer, { type: "service", id: `agent:${callerName}` }).connect(serverSide);
   return clientSide;
