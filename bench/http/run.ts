@@ -49,14 +49,24 @@ async function turnOverhead(url: string) {
   console.log(`turn overhead (POST /v1/session → turn.completed on the stream, n=200): p50 ${fmt(percentile(samples, 50))} ms (target < 15), p99 ${fmt(percentile(samples, 99))} ms (target < 50)`);
 }
 
-async function concurrentSessions(url: string, count = 500) {
+/** Three rounds, each with its own sessions: one round on a shared VM can catch a noisy neighbour. */
+async function concurrentSessions(url: string, count = 500, rounds = 3) {
+  const rates: number[] = [];
+  for (let round = 0; round < rounds; round++) rates.push(await concurrentRound(url, count, `bench-concurrent-${round}`));
+  const median = [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)];
+  console.log(
+    `${count} concurrent sessions, one turn each, ${rounds} rounds: ${rates.map(fmt).join(", ")} turns/s; median ${fmt(median)} turns/s (target ≥ 200)`,
+  );
+}
+
+async function concurrentRound(url: string, count: number, title: string): Promise<number> {
   const started = performance.now();
   // POSTs through node:http keep the client's own cost low on the shared cores.
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const ids = new Set(
     await Promise.all(
       Array.from({ length: count }, () =>
-        postJson<{ sessionId: string }>(agent, `${url}/v1/session`, { message: "hello", title: "bench-concurrent" }).then(
+        postJson<{ sessionId: string }>(agent, `${url}/v1/session`, { message: "hello", title }).then(
           (created) => created.sessionId,
         ),
       ),
@@ -66,26 +76,26 @@ async function concurrentSessions(url: string, count = 500) {
   // Completion is read from the session list (one request per poll), so the
   // figure measures the server's turns rather than 500 client streams.
   for (;;) {
-    const page = (await (await fetch(`${url}/v1/sessions?q=bench-concurrent&limit=200`)).json()) as {
+    const page = (await (await fetch(`${url}/v1/sessions?q=${title}&limit=200`)).json()) as {
       sessions: { id: string; status: string }[];
     };
-    const listed = await listAll(url, page);
+    const listed = await listAll(url, title, page);
     const waiting = listed.filter((session) => ids.has(session.id) && session.status === "waiting").length;
     if (waiting === count) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const seconds = (performance.now() - started) / 1000;
-  console.log(`${count} concurrent sessions, one turn each: all completed in ${fmt(seconds * 1000)} ms = ${fmt(count / seconds)} turns/s (target ≥ 200)`);
+  return count / ((performance.now() - started) / 1000);
 }
 
 async function listAll(
   url: string,
+  title: string,
   first: { sessions: { id: string; status: string }[]; nextCursor?: string | null },
 ): Promise<{ id: string; status: string }[]> {
   const all = [...first.sessions];
   let cursor = first.nextCursor;
   while (cursor) {
-    const page = (await (await fetch(`${url}/v1/sessions?q=bench-concurrent&limit=200&cursor=${cursor}`)).json()) as {
+    const page = (await (await fetch(`${url}/v1/sessions?q=${title}&limit=200&cursor=${cursor}`)).json()) as {
       sessions: { id: string; status: string }[];
       nextCursor?: string | null;
     };

@@ -31,17 +31,7 @@ export function appendTrace(stateRoot: string, events: readonly BdkEvent[]): voi
     // The same serialisation live followers get (computed once per event).
     linesByFile.set(file, (linesByFile.get(file) ?? "") + toNdjson([event as AnyBdkEvent]));
   }
-  for (const [file, lines] of linesByFile) {
-    if (!checkedFiles.has(file)) {
-      // A crash mid-write leaves a line without its newline; start on a fresh line.
-      const text = endsWithoutNewline(file) ? "\n" + lines : lines;
-      if (checkedFiles.size >= MAX_CHECKED_FILES) checkedFiles.clear();
-      checkedFiles.add(file);
-      appendCreatingDir(file, text);
-    } else {
-      appendCreatingDir(file, lines);
-    }
-  }
+  for (const [file, lines] of linesByFile) appendCreatingDir(file, lines);
 }
 
 export function removeTrace(stateRoot: string, sessionId: string): void {
@@ -73,26 +63,42 @@ export function readTrace(file: string): BdkEvent[] {
   return isSortedByIndex(events) ? events : events.sort((a, b) => a.index - b.index);
 }
 
-/** Recently written traces stay open (append mode), so a busy session costs one write per batch, not open+write+close. */
+/**
+ * Recently written traces stay open, so a busy session costs one write per
+ * batch, not open+write+close; sized for hundreds of concurrent sessions
+ * (Node raises the descriptor limit to the hard limit at start).
+ */
 const openTraces = new Map<string, number>();
-const MAX_OPEN_TRACES = 128;
+const MAX_OPEN_TRACES = 512;
 
 function appendCreatingDir(file: string, text: string): void {
   let fd = openTraces.get(file);
+  let prefix = "";
   if (fd === undefined) {
-    try {
-      fd = openSync(file, "a");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      mkdirSync(path.dirname(file), { recursive: true });
-      fd = openSync(file, "a");
+    fd = openForAppend(file);
+    // The first write of this process: a crash mid-write may have left a line without its newline.
+    if (!checkedFiles.has(file)) {
+      if (endsWithoutNewline(fd)) prefix = "\n";
+      if (checkedFiles.size >= MAX_CHECKED_FILES) checkedFiles.clear();
+      checkedFiles.add(file);
     }
     if (openTraces.size >= MAX_OPEN_TRACES) closeTrace(openTraces.keys().next().value!);
   } else {
     openTraces.delete(file);
   }
   openTraces.set(file, fd);
-  writeSync(fd, text);
+  writeSync(fd, prefix + text);
+}
+
+/** Append mode with reads allowed ("a+"), so the tail check needs no second open. */
+function openForAppend(file: string): number {
+  try {
+    return openSync(file, "a+");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(path.dirname(file), { recursive: true });
+    return openSync(file, "a+");
+  }
 }
 
 function closeTrace(file: string): void {
@@ -107,22 +113,12 @@ export function closeTraces(): void {
   for (const file of [...openTraces.keys()]) closeTrace(file);
 }
 
-function endsWithoutNewline(file: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return false;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return false;
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] !== 0x0a;
-  } finally {
-    closeSync(fd);
-  }
+function endsWithoutNewline(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
 }
 
 function isSortedByIndex(events: readonly BdkEvent[]): boolean {
