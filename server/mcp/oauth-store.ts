@@ -121,7 +121,10 @@ export class FileOAuthProvider implements OAuthClientProvider {
 
   clientInformation(): OAuthClientInformationMixed | undefined {
     if (!this.options.interactive) return this.record.clientInformation;
-    if (this.record.pending?.clientInformation) return this.record.pending.clientInformation;
+    // A pending registration is reused only for the redirect URL it was registered with
+    // (an abandoned run on another port or host would be refused by the authorization server).
+    const pending = this.record.pending;
+    if (pending?.clientInformation && pending.redirectUrl === this.redirectUrl) return pending.clientInformation;
     // A client registered for another redirect URL (an earlier run's port was taken) would be refused it.
     const reusable = !this.storedClientRefused && this.record.redirectUrl === this.redirectUrl;
     return reusable ? this.record.clientInformation : undefined;
@@ -196,8 +199,12 @@ export class FileOAuthProvider implements OAuthClientProvider {
     await writeOAuthRecord(this.options.file, this.record);
   }
 
+  /** The pending registration travels with the redirect URL it was made for; a verifier alone does not move it. */
   private updatePending(change: Partial<NonNullable<OAuthRecord["pending"]>>): Promise<void> {
-    return this.update({ pending: { ...this.record.pending, ...change, redirectUrl: this.redirectUrl } });
+    const previous = this.record.pending;
+    const sameUrl = previous?.redirectUrl === this.redirectUrl;
+    const clientInformation = "clientInformation" in change ? change.clientInformation : sameUrl ? previous?.clientInformation : undefined;
+    return this.update({ pending: { ...previous, ...change, clientInformation, redirectUrl: this.redirectUrl } });
   }
 
   private async update(change: Partial<OAuthRecord>): Promise<void> {

@@ -86,6 +86,17 @@ describe("buildTranscript", () => {
     expect(tool(stopped).status).toBe("error");
   });
 
+  it("shows a subagent's wait for authorization on the task call that runs it", () => {
+    const events = session([
+      { type: "turn.started", turnId: T, data: { model: "m" } },
+      { type: "actions.requested", turnId: T, data: { actions: [{ toolCallId: "t1", name: "task", input: { prompt: "look it up" } }] } },
+      { type: "subagent.called", turnId: T, data: { toolCallId: "t1", subagent: "researcher", prompt: "look it up" } },
+      { type: "action.authorization_required", turnId: T, data: { toolCallId: "call_private", connection: "linear", authorizePath: "/v1/dev/mcp/linear/authorize" } },
+    ]);
+    const task = (buildTranscript(events).items[0] as TurnItem).parts[0] as ToolPart;
+    expect(task).toMatchObject({ name: "task", status: "awaiting_authorization", authorization: { connection: "linear" } });
+  });
+
   it("marks interim narration and closes task sessions", () => {
     const transcript = buildTranscript(
       session([

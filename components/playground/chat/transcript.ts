@@ -186,7 +186,8 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
         break;
       }
       case "action.authorization_required": {
-        const tool = tools.get(event.data.toolCallId);
+        // A subagent's own calls are private: its wait shows on the task call that runs it.
+        const tool = tools.get(event.data.toolCallId) ?? runningSubagentCall(turnFor(event));
         if (!tool) break;
         tool.authorization = { connection: event.data.connection, authorizePath: event.data.authorizePath };
         if (tool.status === "running") tool.status = "awaiting_authorization";
@@ -258,4 +259,13 @@ function settleOpenParts(turn: TurnItem): void {
       part.status = "error";
     }
   }
+}
+
+/** The `task` call of a turn whose subagent is still working, if any. */
+function runningSubagentCall(turn: TurnItem): ToolPart | undefined {
+  for (let i = turn.parts.length - 1; i >= 0; i--) {
+    const part = turn.parts[i];
+    if (part.kind === "tool" && part.subagent && !part.subagent.done) return part;
+  }
+  return undefined;
 }
