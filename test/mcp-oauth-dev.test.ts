@@ -121,6 +121,25 @@ describe("Connect under serve --dev", () => {
     expect(events.find((event) => event.type === "turn.failed")?.data).toMatchObject({ status: "cancelled", code: "cancelled" });
   }, 60_000);
 
+  it("takes the first of two Connect tabs to come back; the other gets a 400 and the working client stays", async () => {
+    mcpServer.provider.revokeAll();
+    const sessionId = await startTurn('linear__say {"text":"four"}');
+    await eventsUntil(sessionId, "action.authorization_required");
+    const tabs = await Promise.all(
+      [1, 2].map(async () => {
+        const body = (await (await post(`${server.url}/v1/dev/mcp/linear/authorize`)).json()) as { authorizationUrl: string };
+        return (await fetch(body.authorizationUrl, { redirect: "manual" })).headers.get("location")!;
+      }),
+    );
+    expect((await fetch(tabs[0])).status).toBe(200);
+    expect(resultOf(await eventsUntil(sessionId, "session.waiting"))?.output).toEqual({ content: [{ type: "text", text: "oauth: four" }], isError: false });
+    const late = await fetch(tabs[1]);
+    expect(late.status).toBe(400);
+    expect(await late.text()).toContain("Click Connect again");
+    const after = await startTurn('linear__say {"text":"five"}');
+    expect(resultOf(await eventsUntil(after, "session.waiting"))?.output).toEqual({ content: [{ type: "text", text: "oauth: five" }], isError: false });
+  }, 60_000);
+
   it("answers a refusal or an unknown state with a 400 page", async () => {
     mcpServer.provider.denyNext = true;
     const denied = await connect("linear");

@@ -83,6 +83,8 @@ const CALL_TIMEOUT_MS = 10 * 60_000;
 
 export class McpConnections {
   private readonly entries = new Map<string, Entry>();
+  /** How many times each connection was authorized in this process (a parked call compares before and after). */
+  private readonly authorizations = new Map<string, number>();
   /** Clients replaced or removed by a reload, still closing: `close()` waits for them too. */
   private readonly retiring = new Set<Promise<void>>();
   private seen?: Map<string, ResolvedConnection>;
@@ -146,6 +148,7 @@ export class McpConnections {
    * reopens with them on the next use, and the calls parked on it run again.
    */
   authorized(name: string): void {
+    this.authorizations.set(name, (this.authorizations.get(name) ?? 0) + 1);
     const entry = this.entries.get(name);
     if (entry) {
       this.entries.delete(name);
@@ -189,14 +192,21 @@ export class McpConnections {
    * runs once more; elsewhere, and for direct calls, its error is the result.
    */
   private async modelCall(name: string, ctx: ToolContext, run: () => Promise<Attempt>): Promise<HostMcpCallResult> {
+    const generation = this.authorizations.get(name) ?? 0;
     const first = await run();
     const notify = this.options.onAuthorizationRequired;
     const signal = ctx.abortSignal;
     if (!first.needsAuthorization || !notify || ctx.toolCallId === undefined || signal.aborted) return first.result;
-    const authorized = this.waits.wait(name, signal);
-    notify({ sessionId: ctx.session.id, toolCallId: ctx.toolCallId, connection: name });
+    // Authorized while this attempt was under way (it read the old tokens): try again rather than wait.
+    if ((this.authorizations.get(name) ?? 0) !== generation) return (await run()).result;
     try {
-      await authorized;
+      notify({ sessionId: ctx.session.id, toolCallId: ctx.toolCallId, connection: name });
+    } catch {
+      // Nowhere to show Connect (the session is gone, the store is busy): answer as outside dev.
+      return first.result;
+    }
+    try {
+      await this.waits.wait(name, signal);
     } catch {
       throw new Error(`The turn was stopped while "${name}" waited for authorization.`);
     }

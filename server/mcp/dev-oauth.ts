@@ -17,6 +17,7 @@ export const devCallbackPath = (connection: string) => `/v1/dev/mcp/${encodeURIC
 
 /** A browser that has not come back by then starts over with Connect. */
 const FLOW_TTL_MS = 15 * 60_000;
+const MAX_FLOWS_PER_CONNECTION = 3;
 
 interface PendingFlow {
   connection: string;
@@ -38,7 +39,11 @@ export class DevOAuth {
   /** Starts a flow: the URL to open, or undefined when the server issued tokens without a browser. */
   async start(connection: string, redirectUrl: string): Promise<URL | undefined> {
     const found = oauthConnection(this.options.agent(), connection);
-    if ("problem" in found) throw new BdkError("not_found", `${capitalized(found.problem)}.`);
+    if ("problem" in found) {
+      // Renamed, removed or no longer OAuth since a call parked (a reload): let those calls retry and fail plainly.
+      this.options.mcp.authorized(connection);
+      throw new BdkError("not_found", `${capitalized(found.problem)}.`);
+    }
     let flow: Awaited<ReturnType<typeof startAuthorization>>;
     try {
       flow = await startAuthorization({ name: connection, definition: found.definition, stateRoot: this.options.stateRoot, redirectUrl });
@@ -53,6 +58,9 @@ export class DevOAuth {
     const timer = setTimeout(() => this.pending.delete(state), FLOW_TTL_MS);
     timer.unref();
     // Several flows may be under way (two clicks, two tabs): whichever comes back first wins.
+    // A few per connection at most: older ones are forgotten (their tab gets "click Connect again").
+    const mine = [...this.pending].filter(([, pending]) => pending.connection === connection);
+    for (const [oldState] of mine.slice(0, Math.max(0, mine.length - (MAX_FLOWS_PER_CONNECTION - 1)))) this.forget(oldState);
     this.pending.set(state, { connection, finish: flow.finish, timer });
     return flow.authorizationUrl;
   }
@@ -72,8 +80,7 @@ export class DevOAuth {
         "This authorization is not one the server is waiting for (it expired, already finished, or the server restarted). Click Connect again.",
       );
     }
-    this.pending.delete(state);
-    clearTimeout(flow.timer);
+    this.forget(state);
     const error = query.get("error");
     const code = query.get("code");
     if (error || !code) {
@@ -85,7 +92,16 @@ export class DevOAuth {
     } catch (finishError) {
       throw new BdkError("internal", `${capitalized(messageOf(finishError))}.`);
     }
+    // The first flow back wins: the others would only replace a client that now works.
+    for (const [otherState, other] of this.pending) if (other.connection === connection) this.forget(otherState);
     this.options.mcp.authorized(connection);
+  }
+
+  private forget(state: string): void {
+    const flow = this.pending.get(state);
+    if (!flow) return;
+    clearTimeout(flow.timer);
+    this.pending.delete(state);
   }
 }
 
