@@ -140,6 +140,14 @@ describe("Connect under serve --dev", () => {
     expect(resultOf(await eventsUntil(after, "session.waiting"))?.output).toEqual({ content: [{ type: "text", text: "oauth: five" }], isError: false });
   }, 60_000);
 
+  it("refuses to start a flow for another site's page", async () => {
+    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+      const response = await fetch(`${server.url}/v1/dev/mcp/linear/authorize`, { method: "POST", headers });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toMatchObject({ ok: false, error: "forbidden" });
+    }
+  });
+
   it("answers a refusal or an unknown state with a 400 page", async () => {
     mcpServer.provider.denyNext = true;
     const denied = await connect("linear");
@@ -201,4 +209,32 @@ describe("without --dev", () => {
     const call = devRoutes.devAuthorizeConnection({ request, params: { connection: "linear" }, opened, principal, seesAll: false, basePath: "" });
     await expect(call).rejects.toMatchObject({ code: "not_found" });
   });
+});
+
+describe("Connect on a dev server reached remotely with a bearer token", () => {
+  let remote: RunningServer;
+  const asRemote = { "x-forwarded-for": "198.51.100.7" };
+
+  beforeAll(async () => {
+    remote = await startServer({ dir: project, args: ["--dev", "--bearer-token", "dev-secret"] });
+  }, 180_000);
+  afterAll(async () => {
+    await remote?.stop();
+    if (remote) rmSync(remote.stateRoot, { recursive: true, force: true });
+  });
+
+  it("starts the flow only with the token, and completes it from the browser's redirect, which carries none", async () => {
+    const refused = await fetch(`${remote.url}/v1/dev/mcp/linear/authorize`, { method: "POST", headers: asRemote });
+    expect(refused.status).toBe(401);
+    const authorize = await fetch(`${remote.url}/v1/dev/mcp/linear/authorize`, {
+      method: "POST",
+      headers: { ...asRemote, authorization: "Bearer dev-secret" },
+    });
+    const { authorizationUrl } = (await authorize.json()) as { authorizationUrl: string };
+    const callbackUrl = (await fetch(authorizationUrl, { redirect: "manual" })).headers.get("location")!;
+    const callback = await fetch(callbackUrl, { headers: asRemote });
+    expect(callback.status).toBe(200);
+    expect(await callback.text()).toContain("Connected linear.");
+    expect(existsSync(oauthFile(remote.stateRoot, "linear"))).toBe(true);
+  }, 60_000);
 });

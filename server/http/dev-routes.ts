@@ -23,14 +23,29 @@ function requireDevOAuth(opened: OpenedAgent): DevOAuth {
 }
 
 /**
- * The origin the browser used to reach us (its Host header): Next.js rebuilds
- * `request.url` on its own hostname (`localhost`), which need not be the
- * address the browser can reach.
+ * The origin the browser used to reach us. The playground's POST carries an
+ * `Origin` (scheme included, so an https tunnel stays https); otherwise the
+ * Host header: Next.js rebuilds `request.url` on its own hostname
+ * (`localhost`), which need not be the address the browser can reach.
+ * Another site's page may not start flows (`Sec-Fetch-Site: cross-site`, or
+ * an `Origin` whose host is not the one it talks to).
  */
 function browserOrigin(request: Request): string {
   const url = new URL(request.url);
   const host = request.headers.get("host");
+  const origin = request.headers.get("origin");
+  const crossSite = request.headers.get("sec-fetch-site") === "cross-site" || (origin !== null && hostOf(origin) !== host);
+  if (crossSite) throw new BdkError("forbidden", "Connect can only be started from this server's own playground.");
+  if (origin) return origin;
   return host ? `${url.protocol}//${host}` : url.origin;
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The callback answers the browser tab, so with a page rather than the JSON envelope. */
@@ -78,6 +93,12 @@ export const devRoutes = {
     return json(url ? { ok: true, authorizationUrl: url.href } : { ok: true, authorized: true });
   },
 
+  /**
+   * Where the authorization server sends the browser back. It carries no
+   * credentials (a redirect), so it authenticates by its `state`: single use,
+   * unguessable, issued only to a caller the policies admitted
+   * (`SELF_AUTHENTICATING_ROUTES` in http-host.ts).
+   */
   async devConnectionCallback({ request, params, opened }) {
     const devOAuth = requireDevOAuth(opened);
     try {

@@ -42,6 +42,14 @@ export interface HttpHostOptions {
  * Every built-in HTTP route as a plain `Request → Response` function: auth,
  * agent lookup, the route, the error envelope. Next.js route files call in.
  */
+/**
+ * Routes that prove who calls them by themselves: the OAuth callback a
+ * browser reaches through a redirect (no credentials), by the single-use
+ * `state` it carries. They run as nobody and see only what that proves.
+ */
+const SELF_AUTHENTICATING_ROUTES: ReadonlySet<AgentRouteName> = new Set(["devConnectionCallback"]);
+const NOBODY = { principal: { type: "user", id: "unauthenticated" }, policy: "self" } as const;
+
 export class HttpHost {
   readonly policies: AuthPolicy[];
 
@@ -71,7 +79,7 @@ export class HttpHost {
     const mounted = this.agent(slug);
     try {
       if (!mounted) throw new BdkError("not_found", `No agent mounted at /${slug}.`);
-      const auth = requireAuth(this.policies, requestFacts(request));
+      const auth = SELF_AUTHENTICATING_ROUTES.has(name) ? NOBODY : requireAuth(this.policies, requestFacts(request));
       const seesAll = auth.policy === "anonymous" || (this.options.dev && auth.policy === "localDevStrict");
       return await agentRoutes[name]({
         request,
