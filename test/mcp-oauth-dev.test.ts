@@ -141,7 +141,8 @@ describe("Connect under serve --dev", () => {
   }, 60_000);
 
   it("refuses to start a flow for another site's page", async () => {
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+    const attempts: Record<string, string>[] = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }];
+    for (const headers of attempts) {
       const response = await fetch(`${server.url}/v1/dev/mcp/linear/authorize`, { method: "POST", headers });
       expect(response.status).toBe(403);
       expect(await response.json()).toMatchObject({ ok: false, error: "forbidden" });

@@ -15,7 +15,12 @@ export interface Logger {
  */
 export function createLogger(store: Store | undefined, echo?: (line: string) => void): Logger {
   const write = (level: LogLevel, msg: string, data?: Record<string, unknown>) => {
-    store?.logs.append(level, msg, data);
+    try {
+      store?.logs.append(level, msg, data);
+    } catch (error) {
+      // Logging never throws into its caller: with the store closed or busy, the line goes to stderr.
+      process.stderr.write(`[${level}] ${msg} (not stored: ${error instanceof Error ? error.message : String(error)})\n`);
+    }
     if (echo && level !== "debug") {
       const extra = data && Object.keys(data).length > 0 ? ` ${JSON.stringify(data)}` : "";
       echo(`[${level}] ${msg}${extra}`);

@@ -264,8 +264,10 @@ export class SessionRuntime {
 
   deleteSession(sessionId: string, principal: Principal): void {
     this.requireSession(sessionId, principal);
-    this.deleted.add(sessionId);
-    this.live.get(sessionId)?.current?.controller.abort(STOPPED);
+    const live = this.live.get(sessionId);
+    // A turn still ending there must record nothing; an idle session needs no such note.
+    if (live?.current) this.deleted.add(sessionId);
+    live?.current?.controller.abort(STOPPED);
     this.live.delete(sessionId);
     this.pendingEvents.delete(sessionId);
     this.store.sessions.delete(sessionId);
@@ -422,6 +424,7 @@ export class SessionRuntime {
    * together: same order, same indexes, far fewer transactions.
    */
   private appendSoon(sessionId: string, draft: EventDraft): void {
+    if (this.deleted.has(sessionId)) return;
     const pending = this.pendingEvents.get(sessionId);
     if (pending) {
       pending.push(draft);
@@ -429,7 +432,13 @@ export class SessionRuntime {
     }
     this.pendingEvents.set(sessionId, [draft]);
     setImmediate(() => {
-      if (this.pendingEvents.has(sessionId)) this.append(sessionId, []);
+      if (!this.pendingEvents.has(sessionId)) return;
+      try {
+        this.append(sessionId, []);
+      } catch (error) {
+        // Nobody awaits this flush: a failure is logged, never thrown into the event loop (that would end the server).
+        this.options.logger.error(`Could not store events of session ${sessionId}: ${messageOf(error)}`);
+      }
     });
   }
 
@@ -521,6 +530,11 @@ export class SessionRuntime {
     live.current = { turnId, controller, done };
     live.tail = done;
     const settled = () => {
+      // The last turn of a deleted session has ended: nothing will append to it any more.
+      if (live.tail === done && this.deleted.has(sessionId)) {
+        this.deleted.delete(sessionId);
+        this.live.delete(sessionId);
+      }
       if (live.current?.turnId === turnId) live.current = undefined;
       if (live.tail === done && live.coalesced.length > 0 && this.live.get(sessionId) === live) {
         this.enqueueTurn(sessionId, live.coalesced.splice(0).join("\n\n"));
@@ -548,10 +562,12 @@ export class SessionRuntime {
       }
       return this.append(sessionId, [{ ...draft, turnId }]);
     };
+    const deleted: TurnEnd = { status: "cancelled", code: "deleted", message: "The session was deleted." };
+    if (this.deleted.has(sessionId)) return deleted;
     // What a turn reads of its session (mode, purpose, dry run) never changes: read it once per process.
     const live = this.liveSession(sessionId);
     const session = live.session ?? this.store.sessions.get(sessionId);
-    if (!session) return { status: "cancelled", code: "deleted", message: "The session was deleted." };
+    if (!session) return deleted;
     live.session = session;
     let history = start.history;
     if (start.message !== undefined) {
@@ -568,6 +584,8 @@ export class SessionRuntime {
         type: "message.received",
         data: { message: start.message, ...(written ? { workspaceFiles: written } : {}) },
       })[0];
+      // Deleted while the workspace was being prepared: nothing was recorded, nothing runs.
+      if (!received) return deleted;
       history = this.liveSession(sessionId).history ?? this.historyBefore(sessionId, received.index);
     }
     this.store.sessions.update(sessionId, { status: "running" });
