@@ -75,19 +75,29 @@ function appendCreatingDir(file: string, text: string): void {
   let fd = openTraces.get(file);
   let prefix = "";
   if (fd === undefined) {
-    fd = openForAppend(file);
-    // The first write of this process: a crash mid-write may have left a line without its newline.
-    if (!checkedFiles.has(file)) {
-      if (endsWithoutNewline(fd)) prefix = "\n";
-      if (checkedFiles.size >= MAX_CHECKED_FILES) checkedFiles.clear();
-      checkedFiles.add(file);
+    const opened = openForAppend(file);
+    try {
+      // The first write of this process: a crash mid-write may have left a line without its newline.
+      if (!checkedFiles.has(file) && endsWithoutNewline(opened)) prefix = "\n";
+    } catch (error) {
+      closeSync(opened);
+      throw error;
     }
+    fd = opened;
+    if (checkedFiles.size >= MAX_CHECKED_FILES) checkedFiles.clear();
+    checkedFiles.add(file);
     if (openTraces.size >= MAX_OPEN_TRACES) closeTrace(openTraces.keys().next().value!);
   } else {
     openTraces.delete(file);
   }
   openTraces.set(file, fd);
-  writeSync(fd, prefix + text);
+  writeAll(fd, Buffer.from(prefix + text, "utf8"));
+}
+
+/** `writeSync` may write less than asked (a full disk, a signal): keep going until every byte is out. */
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 /** Append mode with reads allowed ("a+"), so the tail check needs no second open. */
