@@ -95,7 +95,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       dev: options.dev,
       override: options.model,
     });
-  if (options.dev) warnAboutScriptedFallback(resolveModels(agent.config, agent.name), logger);
+  if (options.dev) warnAboutScriptedFallback(resolveModels(agent.config, agent.name), logger, agent.name);
 
   const clock = options.clock ?? systemClock;
   const mcp = new McpConnections({
@@ -151,12 +151,13 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
 }
 
 /** `bdk dev` without a credential runs the scripted model: say so once, loudly, at start. */
-function warnAboutScriptedFallback(chain: ModelCandidate[], logger: Logger): void {
+function warnAboutScriptedFallback(chain: ModelCandidate[], logger: Logger, agentName: string): void {
   const fallback = chain.find((candidate) => (candidate as { fellBackToScripted?: boolean }).fellBackToScripted) as
     | (ModelCandidate & { requestedId?: string; fallbackReason?: string })
     | undefined;
   if (!fallback) return;
   logger.warn(
-    `Using the offline scripted model instead of ${fallback.requestedId ?? "the configured model"}: ${(fallback.fallbackReason ?? "no credential is set.").replace(/\.?$/, ".")}`,
+    // Named: a folder of agents prints one line per agent.
+    `${agentName}: using the offline scripted model instead of ${fallback.requestedId ?? "the configured model"}: ${(fallback.fallbackReason ?? "no credential is set.").replace(/\.?$/, ".")}`,
   );
 }
