@@ -152,7 +152,10 @@ export class SessionRuntime {
 
   startSession(input: StartSessionInput): TurnHandle {
     if (input.workspaceDir !== undefined && (typeof input.workspaceDir !== "string" || !input.workspaceDir.trim())) {
-      throw new BdkError("invalid_request", "workspaceDir must be a non-empty path.");
+      throw new BdkError(
+        "invalid_request",
+        `workspaceDir must be a non-empty path (absolute, or relative to the project root), got ${JSON.stringify(input.workspaceDir)}.`,
+      );
     }
     const existingDir = input.workspaceDir ?? this.agent.config.local?.workspaceDir;
     if (input.workspaceFiles && existingDir) {
