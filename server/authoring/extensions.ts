@@ -54,6 +54,8 @@ export interface ExtensionMount {
   extension: string;
   description?: string;
   config: unknown;
+  /** A Cursor plugin folder (from the project root): the loader reads the contributions from it. */
+  pluginDir?: string;
   /** Invalid config or a contribution that threw; the loader reports it as an error. */
   error?: string;
   contributions: ExtensionContributions;
@@ -129,3 +131,5 @@ export function defineExtension<Schema extends ZodLike | undefined = undefined>(
   };
   return brand("extension", Object.assign(factory, { definition })) as unknown as ExtensionFactory<Schema>;
 }
+
+export { cursorPlugin, type CursorPluginOptions } from "./extensions-cursor-plugin.ts";

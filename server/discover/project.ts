@@ -328,12 +328,17 @@ function extensions(walk: Walk): NamedFile[] {
   for (const entry of listDir(abs(walk, "extensions"))) {
     const file = rel(walk, "extensions", entry.name);
     if (entry.kind === "dir") {
-      const index = listDir(abs(walk, "extensions", entry.name)).find((inner) => inner.kind === "file" && moduleStem(inner.name) === "index");
-      if (!index) {
-        walk.diagnostics.error("invalid_extension", "an extension folder needs index.ts default-exporting the mount", { file: `${file}/` });
+      const inner = listDir(abs(walk, "extensions", entry.name));
+      const index = inner.find((item) => item.kind === "file" && moduleStem(item.name) === "index");
+      // A Cursor plugin folder (its .cursor-plugin/plugin.json) mounts without index.ts.
+      const plugin = !index && existsSync(path.join(abs(walk, "extensions", entry.name), ".cursor-plugin", "plugin.json"));
+      if (!index && !plugin) {
+        walk.diagnostics.error("invalid_extension", "an extension folder needs index.ts default-exporting the mount, or a Cursor plugin's .cursor-plugin/plugin.json", {
+          file: `${file}/`,
+        });
         continue;
       }
-      addNamed(walk, list, { name: entry.name, file: `${file}/${index.name}` }, "extension");
+      addNamed(walk, list, { name: entry.name, file: index ? `${file}/${index.name}` : `${file}/.cursor-plugin/plugin.json` }, "extension");
     } else {
       const name = moduleStem(entry.name);
       if (name === undefined) ignoredEntry(walk, file, false);

@@ -13,6 +13,7 @@ import * as connections from "../authoring/connections.ts";
 import * as evals from "../authoring/evals.ts";
 import * as extensions from "../authoring/extensions.ts";
 import * as cursorCloudAgents from "../authoring/extensions-cursor-cloud-agents.ts";
+import * as cursorPlugin from "../authoring/extensions-cursor-plugin.ts";
 import * as cursorGrokBotAgents from "../authoring/extensions-cursor-grokbot-agents.ts";
 import * as jev from "../authoring/extensions-jev.ts";
 import * as hooks from "../authoring/hooks.ts";
@@ -43,6 +44,7 @@ export const AUTHORING_SUBPATHS: Record<string, object> = {
   memory,
   extensions,
   "extensions/cursor-cloud-agents": cursorCloudAgents,
+  "extensions/cursor-plugin": cursorPlugin,
   "extensions/cursor-grokbot-agents": cursorGrokBotAgents,
   "extensions/jev": jev,
 };

@@ -2,13 +2,16 @@
  * `extensions/<ns>.ts` mounts: every contribution joins the agent renamed
  * `<ns>__<name>`; instructions are appended to the root's.
  */
+import path from "node:path";
 import { kindOf } from "../authoring/brand.ts";
+import { cursorPlugin } from "../authoring/extensions-cursor-plugin.ts";
 import type { ExtensionMount } from "../authoring/extensions.ts";
 import type { NamedFile } from "../discover/manifest.ts";
 import { addUnique, setUnique, type AgentAssembly } from "./assembly.ts";
 import { checked, importDefinition, type LoadContext } from "./context.ts";
 import { checkChannel, checkHook, checkSchedule } from "./definitions.ts";
 import { resolveConnection } from "./connections.ts";
+import { PLUGIN_MANIFEST, readCursorPlugin } from "./cursor-plugin.ts";
 import { resolveSubagent } from "./agent-config.ts";
 import { skillFromDefinition } from "./skills.ts";
 import { loadTool } from "./tool.ts";
@@ -25,11 +28,18 @@ async function importMount(ctx: LoadContext, entry: NamedFile): Promise<Extensio
 }
 
 export async function loadExtension(ctx: LoadContext, entry: NamedFile, parts: AgentAssembly): Promise<ResolvedExtension | undefined> {
-  const mount = await importMount(ctx, entry);
+  // `extensions/<ns>/` holding a Cursor plugin (its manifest) is mounted like cursorPlugin("<that folder>").
+  const folderPlugin = entry.file.endsWith(`/${PLUGIN_MANIFEST}`) ? path.dirname(path.dirname(entry.file)) : undefined;
+  let mount = folderPlugin ? cursorPlugin(folderPlugin) : await importMount(ctx, entry);
   if (!mount) return undefined;
   if (mount.error) {
     ctx.diagnostics.error("invalid_extension", mount.error, { file: entry.file });
     return undefined;
+  }
+  if (mount.pluginDir) {
+    const plugin = checked(ctx, entry.file, () => readCursorPlugin(path.resolve(ctx.rootDir, mount!.pluginDir!)));
+    if (!plugin) return undefined;
+    mount = { ...mount, description: mount.description ?? plugin.description, contributions: plugin.contributions };
   }
   try {
     return mountContributions(ctx, entry, mount, parts);
