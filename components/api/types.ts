@@ -34,7 +34,6 @@ export interface ChannelRouteInfo {
 
 export interface ChannelInfo {
   id: string;
-  kind?: string;
   /** A platform pack (`slack`, `github`): its route is a signed webhook, not something to call by hand. */
   pack?: string;
   routes?: ChannelRouteInfo[];

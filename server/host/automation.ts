@@ -7,27 +7,18 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { ReminderInput, ReminderRecord } from "../authoring/types.ts";
-import { ChannelHub } from "../channels/channel-hub.ts";
+import { ChannelHub, type ChannelHubOptions } from "../channels/channel-hub.ts";
 import { nextFireTime } from "../discover/cron.ts";
 import type { Principal } from "../protocol/events.ts";
 import { fireReminder, type ReminderFiring } from "../reminders/fire-reminder.ts";
 import type { ReminderBook } from "../reminders/reminder-book.ts";
 import { reminderRecord, type StoredReminder } from "../reminders/reminder-spec.ts";
 import { ReminderTimers } from "../reminders/reminder-timers.ts";
-import type { Clock } from "../schedules/clock.ts";
 import { dispatchSchedule, type ScheduleDispatch } from "../schedules/dispatch-schedule.ts";
 import { ScheduleRunner, scheduleRecordKey, type ScheduleRecord } from "../schedules/schedule-runner.ts";
-import type { SessionRuntime } from "../sessions/session-runtime.ts";
-import type { Store } from "../store/index.ts";
-import type { Logger } from "./logger.ts";
 
-export interface AutomationOptions {
-  runtime: SessionRuntime;
-  store: Store;
-  logger: Logger;
-  env: Record<string, string | undefined>;
-  dev: boolean;
-  clock: Clock;
+/** What the channel hub takes, plus the agent's reminders. */
+export interface AutomationOptions extends Omit<ChannelHubOptions, "slackStreamIntervalMs"> {
   reminders: ReminderBook;
 }
 
@@ -49,14 +40,7 @@ export class AgentAutomation {
 
   constructor(private readonly options: AutomationOptions) {
     this.reminders = options.reminders;
-    this.channels = new ChannelHub({
-      runtime: options.runtime,
-      store: options.store,
-      logger: options.logger,
-      env: options.env,
-      dev: options.dev,
-      clock: options.clock,
-    });
+    this.channels = new ChannelHub(options);
   }
 
   get dev(): boolean {

@@ -63,6 +63,11 @@ function indexParam(url: URL, name: string): number {
   return value;
 }
 
+/** Whose records (sessions, approvals, artifacts, memory) the caller sees: its own, or everyone's (undefined) in dev on loopback and anonymous mode. */
+export function visibleOwner(req: AgentRequest): Principal | undefined {
+  return req.seesAll ? undefined : req.principal;
+}
+
 /**
  * Who the caller acts as on `/session/:id`: itself, or, when it sees every
  * principal's sessions (`--dev` on loopback, anonymous), the session's owner,
@@ -129,11 +134,12 @@ export const sessionRoutes = {
     return json({ ok: true });
   },
 
-  async listSessions({ request, opened, principal, seesAll }) {
+  async listSessions(req) {
+    const { request, opened } = req;
     const url = new URL(request.url);
     const limit = Math.min(Math.max(Number(url.searchParams.get("limit") ?? "50") || 50, 1), 200);
     const page = opened.runtime.listSessions({
-      principalId: seesAll ? undefined : principal.id,
+      principalId: visibleOwner(req)?.id,
       q: url.searchParams.get("q") ?? undefined,
       limit,
       cursor: url.searchParams.get("cursor") ?? undefined,
@@ -186,8 +192,8 @@ export const sessionRoutes = {
     return json({ ok: true, isError: outcome.isError, result: outcome.output });
   },
 
-  async listApprovals({ opened, principal, seesAll }) {
-    const approvals = opened.runtime.listApprovals(seesAll ? undefined : principal.id).map((row) => ({
+  async listApprovals(req) {
+    const approvals = req.opened.runtime.listApprovals(visibleOwner(req)?.id).map((row) => ({
       approvalId: row.id,
       sessionId: row.sessionId,
       turnId: row.turnId,

@@ -1,7 +1,7 @@
 import { BdkError } from "../protocol/errors.ts";
-import type { Principal } from "../protocol/events.ts";
+import { type Principal, samePrincipal } from "../protocol/events.ts";
 import type { ArtifactRow } from "../store/types.ts";
-import type { AgentRequest, AgentRouteHandler } from "./agent-routes.ts";
+import { type AgentRequest, type AgentRouteHandler, visibleOwner } from "./agent-routes.ts";
 import { json } from "./respond.ts";
 
 const DEFAULT_LIMIT = 100;
@@ -14,16 +14,14 @@ const MAX_LIMIT = 500;
  * read it. Records tagged outside any session (schedules, direct tool calls)
  * are visible to every admitted caller; dev on loopback and anonymous see all.
  */
-const viewer = (req: AgentRequest): Principal | undefined => (req.seesAll ? undefined : req.principal);
-
 function visible(row: ArtifactRow, to: Principal | undefined): boolean {
-  return !to || !row.owner || (row.owner.type === to.type && row.owner.id === to.id);
+  return !to || !row.owner || samePrincipal(row.owner, to);
 }
 
 function requireArtifact(req: AgentRequest): ArtifactRow {
   const row = req.opened.store.artifacts.get(req.params.id);
   if (!row) throw new BdkError("not_found", `No artifact ${req.params.id}.`);
-  if (!visible(row, viewer(req))) {
+  if (!visible(row, visibleOwner(req))) {
     throw new BdkError("forbidden", `Artifact ${req.params.id} was recorded in another principal's session.`);
   }
   return row;
@@ -42,7 +40,7 @@ export const artifactRoutes = {
       kind: url.searchParams.get("kind") ?? undefined,
       key: url.searchParams.get("key") ?? undefined,
       limit,
-      visibleTo: viewer(req),
+      visibleTo: visibleOwner(req),
     });
     return json({ ok: true, artifacts: rows });
   },

@@ -12,8 +12,8 @@ import type { ConnectionDefinition } from "../authoring/connections.ts";
 import type { ExtensionContributions } from "../authoring/extensions.ts";
 import type { SkillDefinition } from "../authoring/skills.ts";
 import { parseFrontmatter } from "../discover/frontmatter.ts";
-import { listFilesRecursive } from "../discover/paths.ts";
 import { DefinitionError } from "./definition-error.ts";
+import { skillFolderFiles } from "./skills.ts";
 
 export const PLUGIN_MANIFEST = path.join(".cursor-plugin", "plugin.json");
 
@@ -54,11 +54,7 @@ function skills(dir: string): Record<string, SkillDefinition> {
     const skillFile = path.join(folder, "SKILL.md");
     if (!existsSync(skillFile)) continue;
     const { data, body } = frontmatter(skillFile);
-    const files: Record<string, string> = {};
-    for (const relative of listFilesRecursive(folder)) {
-      if (relative !== "SKILL.md") files[relative] = readFileSync(path.join(folder, relative), "utf8");
-    }
-    found[name] = { description: stringField(data.description, skillFile, "description"), markdown: body, files };
+    found[name] = { description: stringField(data.description, skillFile, "description"), markdown: body.trim(), files: skillFolderFiles(folder) };
   }
   return found;
 }

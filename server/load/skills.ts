@@ -1,4 +1,5 @@
 /** Skills in their three forms: skills/<name>.md, skills/<name>/SKILL.md (+ siblings), skills/<name>.ts. */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { SkillDefinition } from "../authoring/skills.ts";
 import { parseFrontmatter, type Frontmatter } from "../discover/frontmatter.ts";
@@ -61,12 +62,15 @@ export async function loadSkill(ctx: LoadContext, entry: SkillEntry): Promise<Lo
     return undefined;
   }
 
-  const files: Record<string, string> = {};
-  if (entry.form === "directory") {
-    const folder = path.posix.dirname(entry.file);
-    for (const relative of listFilesRecursive(absolute(ctx, folder))) {
-      if (relative !== "SKILL.md") files[relative] = readProjectFile(ctx, `${folder}/${relative}`);
-    }
-  }
+  const files = entry.form === "directory" ? skillFolderFiles(absolute(ctx, path.posix.dirname(entry.file))) : {};
   return { name: entry.name, description, markdown: frontmatter.body.trim(), files, file: entry.file };
+}
+
+/** The files beside a folder skill's SKILL.md (relative path → contents), written next to it in the workspace. */
+export function skillFolderFiles(folder: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const relative of listFilesRecursive(folder)) {
+    if (relative !== "SKILL.md") files[relative] = readFileSync(path.join(folder, relative), "utf8");
+  }
+  return files;
 }

@@ -5,6 +5,8 @@
  */
 import type { MemoryHookDefinition, MemoryOptions } from "../authoring/memory.ts";
 import type { ResolvedAgent } from "../load/types.ts";
+import { BdkError } from "../protocol/errors.ts";
+import { type Principal, samePrincipal } from "../protocol/events.ts";
 import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 
@@ -82,4 +84,14 @@ export function recallSection(store: Store, agent: ResolvedAgent, session: Sessi
     ...lines,
     "</memory-notes>",
   ].join("\n");
+}
+
+/** Forgets one note; `owner` (undefined: anyone's) must be the principal of the note's exchange. */
+export function forgetNote(store: Store, agentName: string, noteId: string, owner: Principal | undefined): void {
+  const note = store.memory.get(agentName, noteId);
+  if (!note) throw new BdkError("not_found", `No memory note ${noteId}.`);
+  if (owner && !samePrincipal(note.principal, owner)) {
+    throw new BdkError("forbidden", `Memory note ${noteId} belongs to another principal.`);
+  }
+  store.memory.delete(agentName, noteId);
 }

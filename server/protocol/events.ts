@@ -16,6 +16,10 @@ export interface Principal {
   id: string;
 }
 
+export function samePrincipal(a: Principal, b: Principal): boolean {
+  return a.type === b.type && a.id === b.id;
+}
+
 export type SessionMode = "chat" | "task";
 
 export interface ToolAction {

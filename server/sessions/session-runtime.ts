@@ -14,7 +14,7 @@ import type { Logger } from "../host/logger.ts";
 import type { AgentConfig, LoadedTool, ResolvedAgent } from "../load/types.ts";
 import { McpConnections } from "../mcp/connections.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
-import { addUsage, type AnyBdkEvent, type EventDraft, type Principal, type SessionMode } from "../protocol/events.ts";
+import { addUsage, type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
 import type { Store } from "../store/index.ts";
 import type { ApprovalRow, SessionRow } from "../store/types.ts";
@@ -726,7 +726,9 @@ export class SessionRuntime {
   private workspaceDir(sessionId: string, options: { create?: boolean } = {}): string {
     const { rootDir, config } = this.agent;
     const local = config.local;
-    const chosen = (this.live.get(sessionId)?.session ?? this.store.sessions.get(sessionId))?.workspaceDir;
+    // The direct-calls workspace belongs to no session: nothing to look up.
+    const chosen =
+      sessionId === DIRECT_CALLS_WORKSPACE ? undefined : (this.live.get(sessionId)?.session ?? this.store.sessions.get(sessionId))?.workspaceDir;
     const dir =
       chosen ??
       (local?.workspaceDir
@@ -751,7 +753,7 @@ export class SessionRuntime {
   private requireSession(sessionId: string, principal: Principal): SessionRow {
     const session = this.store.sessions.get(sessionId);
     if (!session) throw new BdkError("not_found", `No session ${sessionId}.`);
-    if (!sameOwner(session.principal, principal)) {
+    if (!samePrincipal(session.principal, principal)) {
       throw new BdkError("forbidden", `Session ${sessionId} belongs to another principal.`);
     }
     return session;
@@ -760,10 +762,6 @@ export class SessionRuntime {
 
 function* mapIterable<A, B>(source: Iterable<A>, map: (item: A) => B): Generator<B> {
   for (const item of source) yield map(item);
-}
-
-function sameOwner(owner: Principal, caller: Principal): boolean {
-  return owner.type === caller.type && owner.id === caller.id;
 }
 
 function withSection(prompt: string, section: string | undefined): string {

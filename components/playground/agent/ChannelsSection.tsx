@@ -26,7 +26,7 @@ export function ChannelsSection({ channels }: { channels: ChannelInfo[] }) {
             <li key={channel.id} className={`${cardClass} overflow-hidden`}>
               <div className="flex items-center gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
                 <span className="font-mono text-sm font-semibold">{channel.id}</span>
-                {channel.kind ? <Badge>{channel.kind}</Badge> : null}
+                {channel.pack ? <Badge>{channel.pack}</Badge> : null}
               </div>
               {(channel.routes ?? []).length === 0 ? (
                 <p className="px-4 py-3 text-xs text-zinc-500">No HTTP routes.</p>

@@ -11,8 +11,8 @@ const bodySchema = {
 const info: AgentInfo = {
   channels: [
     { id: "driver", routes: [{ method: "POST", path: "/drive", description: "Drive a PR", bodySchema }, { method: "POST", path: "/runs/:id" }] },
-    { id: "slack", routes: [{ method: "POST", path: "/events" }] },
-    { id: "github", routes: [{ method: "POST", path: "/webhook" }] },
+    { id: "slack", pack: "slack", routes: [{ method: "POST", path: "/v1/channels/slack", description: "slack webhook" }] },
+    { id: "github", pack: "github", routes: [{ method: "POST", path: "/v1/channels/github", description: "github webhook" }] },
     { id: "support", pack: "slack", routes: [{ method: "POST", path: "/v1/channels/support", description: "slack webhook" }] },
     { id: "a", routes: [{ method: "POST", path: "/ping" }] },
     { id: "b", routes: [{ method: "POST", path: "/ping" }] },

@@ -13,9 +13,8 @@ export interface SlashCommand {
   route?: { channelId: string; method: string; path: string; bodySchema?: Record<string, unknown>; field?: string };
 }
 
-/** Platform ingress (Slack, GitHub) expects signed webhooks: never a command, whatever the channel file is called. */
-const isPlatformIngress = (channel: { id: string; pack?: string; kind?: string }) =>
-  Boolean(channel.pack) || ["slack", "github"].includes(channel.id) || ["slack", "github"].includes(String(channel.kind ?? ""));
+/** A platform pack's route (Slack, GitHub) expects signed webhooks: never a command, whatever the channel file is called. */
+const isPlatformIngress = (channel: { pack?: string }) => Boolean(channel.pack);
 const PATH_PARAM = /[:[{*]/;
 
 export const HELP_COMMAND: SlashCommand = { name: "help", description: "List the available commands" };
