@@ -28,6 +28,8 @@ export interface EventsRepository {
   iterateNdjson(sessionId: string, fromIndex?: number, batchSize?: number): Generator<NdjsonBatch, void, undefined>;
   /** -1 when the session has no events (or does not exist). */
   lastIndex(sessionId: string): number;
+  /** Whether the session has an event of `type` stamped with `turnId`. */
+  hasTurnEvent(sessionId: string, turnId: string, type: BdkEvent["type"]): boolean;
 }
 
 const DEFAULT_BATCH = 1000;
@@ -64,6 +66,9 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
     .prepare();
 
   const lastIndex = (sessionId: string): number => (selectLast.get(sessionId) as number | undefined) ?? -1;
+  const selectTurnEvent = sqlite
+    .prepare("SELECT 1 FROM events WHERE session_id = ? AND turn_id = ? AND type = ? LIMIT 1")
+    .pluck(true);
   const selectRaw = sqlite
     .prepare("SELECT idx, type, turn_id, at, data FROM events WHERE session_id = ? AND idx >= ? ORDER BY idx LIMIT ?")
     .raw(true);
@@ -93,11 +98,14 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
       if (drafts.length === 0) return [];
       // IMMEDIATE takes the write lock before reading last_index, so two processes never pick the same index.
       const stored = insertAll.immediate(sessionId, drafts);
-      try {
-        appendTrace(ctx.stateRoot, stored);
-      } catch (error) {
-        onTraceError(`Could not copy events of ${sessionId} to its trace file: ${messageOf(error)}`);
-      }
+      // Inside a wider transaction the copy waits for its commit: a rollback leaves nothing in the trace.
+      ctx.tx.afterCommit(() => {
+        try {
+          appendTrace(ctx.stateRoot, stored);
+        } catch (error) {
+          onTraceError(`Could not copy events of ${sessionId} to its trace file: ${messageOf(error)}`);
+        }
+      });
       return stored;
     },
 
@@ -137,5 +145,9 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
     },
 
     lastIndex,
+
+    hasTurnEvent(sessionId, turnId, type) {
+      return selectTurnEvent.get(sessionId, turnId, type) !== undefined;
+    },
   };
 }

@@ -66,6 +66,8 @@ export const turns = sqliteTable(
       enum: ["queued", "running", "completed", "failed", "cancelled", "interrupted"],
     }).notNull(),
     message: text("message").notNull(),
+    /** Files sent with the message (relative path → contents), kept until the turn has written them. */
+    workspaceFiles: text("workspace_files", { mode: "json" }),
     botVersion: text("bot_version"),
     model: text("model"),
     createdAt: text("created_at").notNull(),
@@ -204,4 +206,23 @@ export const memoryNotes = sqliteTable(
     createdAt: text("created_at").notNull(),
   },
   (t) => [index("memory_notes_scope").on(t.agent, t.scope, t.createdAt)],
+);
+
+/**
+ * `Idempotency-Key` of a follow-up: the answer a message got, stored in the
+ * transaction that accepted it, so a retry of a lost response gets it again.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** A digest of the request it answered: the same key with another message is refused. */
+    requestDigest: text("request_digest").notNull(),
+    answer: text("answer", { mode: "json" }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
 );

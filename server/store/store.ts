@@ -16,6 +16,8 @@ import { createMemoryRepository, type MemoryRepository } from "./memory.ts";
 import { createRemindersRepository, type RemindersRepository } from "./reminders.ts";
 import { createSessionsRepository, type SessionsRepository } from "./sessions.ts";
 import { createTurnsRepository, type TurnsRepository } from "./turns.ts";
+import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
+import { createTransactions, type Transactions } from "./transactions.ts";
 
 export interface StoreOptions {
   /** Source of every stored timestamp (tests inject a fake one). */
@@ -24,7 +26,7 @@ export interface StoreOptions {
   migrationsFolder?: string;
 }
 
-export interface Store {
+export interface Store extends Transactions {
   readonly stateRoot: string;
   readonly sessions: SessionsRepository;
   readonly events: EventsRepository;
@@ -37,13 +39,15 @@ export interface Store {
   readonly logs: LogsRepository;
   readonly leases: LeasesRepository;
   readonly memory: MemoryRepository;
+  readonly idempotency: IdempotencyRepository;
   close(): void;
 }
 
 export function openStore(stateRoot: string, options: StoreOptions = {}): Store {
   const clock = options.clock ?? (() => new Date());
   const { db, sqlite } = openDatabase(stateRoot, options.migrationsFolder);
-  const ctx = { db, sqlite, stateRoot, now: () => clock().toISOString() };
+  const tx = createTransactions(sqlite);
+  const ctx = { db, sqlite, stateRoot, now: () => clock().toISOString(), tx };
   const logs = createLogsRepository(ctx);
   return {
     stateRoot,
@@ -58,6 +62,9 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     logs,
     leases: createLeasesRepository(ctx),
     memory: createMemoryRepository(ctx),
+    idempotency: createIdempotencyRepository(ctx),
+    transaction: tx.transaction,
+    afterCommit: tx.afterCommit,
     close() {
       closeTraces();
       if (sqlite.open) sqlite.close();

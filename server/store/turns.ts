@@ -11,13 +11,16 @@ export interface TurnCreate {
   sessionId: string;
   status?: TurnStatus;
   message: string;
+  workspaceFiles?: Record<string, string> | null;
   botVersion?: string | null;
   model?: string | null;
   /** Defaults to the store clock. */
   createdAt?: string;
 }
 
-export type TurnPatch = Partial<Pick<TurnRow, "status" | "model" | "botVersion" | "startedAt" | "endedAt" | "usage">>;
+export type TurnPatch = Partial<
+  Pick<TurnRow, "status" | "message" | "workspaceFiles" | "model" | "botVersion" | "startedAt" | "endedAt" | "usage">
+>;
 
 export interface TurnsRepository {
   create(input: TurnCreate): TurnRow;
@@ -29,11 +32,15 @@ export interface TurnsRepository {
 
 type Stored = typeof turns.$inferSelect;
 
-const toRow = (r: Stored): TurnRow => ({ ...r, usage: (r.usage as TokenUsage | null) ?? null });
+const toRow = (r: Stored): TurnRow => ({
+  ...r,
+  workspaceFiles: (r.workspaceFiles as Record<string, string> | null) ?? null,
+  usage: (r.usage as TokenUsage | null) ?? null,
+});
 
 export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
   const { db } = ctx;
-  const insert = preparedInsert<Stored>(db, turns, ["id", "sessionId", "status", "message", "botVersion", "model", "createdAt"]);
+  const insert = preparedInsert<Stored>(db, turns, ["id", "sessionId", "status", "message", "workspaceFiles", "botVersion", "model", "createdAt"]);
   const updateRow = preparedUpdates<Stored>(db, turns, turns.id);
   return {
     create(input) {
@@ -43,6 +50,7 @@ export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
           sessionId: input.sessionId,
           status: input.status ?? "queued",
           message: input.message,
+          workspaceFiles: input.workspaceFiles ?? null,
           botVersion: input.botVersion ?? null,
           model: input.model ?? null,
           createdAt: input.createdAt ?? ctx.now(),

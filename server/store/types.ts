@@ -5,6 +5,7 @@
 import type { Principal, SessionMode, TokenUsage } from "../protocol/events.ts";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
 
 /**
  * - `idle`: created, no turn has started yet
@@ -45,6 +46,8 @@ export interface TurnRow {
   sessionId: string;
   status: TurnStatus;
   message: string;
+  /** Files sent with the message, until the turn has written them into the workspace. */
+  workspaceFiles: Record<string, string> | null;
   botVersion: string | null;
   model: string | null;
   createdAt: string;
