@@ -106,18 +106,25 @@ export const sessionRoutes = {
   async followUp(req) {
     const { request, params, opened } = req;
     const body = await readJsonBody(request, followUpBody);
-    const handle = opened.runtime.followUp(params.id, {
-      message: body.message,
-      continuationToken: body.continuationToken,
-      admission: body.admission,
-      workspaceFiles: body.workspaceFiles,
-      principal: sessionPrincipal(req),
-      rotateToken: true,
-    });
-    return json(
-      { ok: true, sessionId: handle.sessionId, continuationToken: handle.continuationToken, turnId: handle.turnId },
-      202,
+    const { answer } = opened.runtime.acceptFollowUp(
+      params.id,
+      {
+        message: body.message,
+        continuationToken: body.continuationToken,
+        admission: body.admission,
+        workspaceFiles: body.workspaceFiles,
+        principal: sessionPrincipal(req),
+        rotateToken: true,
+      },
+      request.headers.get("idempotency-key") ?? undefined,
     );
+    return json({ ok: true, ...answer }, 202);
+  },
+
+  /** The owner's way back to a session after a lost response: its current continuation token. */
+  async continuationToken(req) {
+    const token = req.opened.runtime.continuationToken(req.params.id, sessionPrincipal(req));
+    return json({ ok: true, sessionId: req.params.id, continuationToken: token });
   },
 
   async stop(req) {
@@ -158,7 +165,7 @@ export const sessionRoutes = {
     // Checked before the stream exists: once the body has started, a 403/404 could only end it, not answer it.
     opened.runtime.getSession(params.id, principal);
     const body = eventStream({
-      subscribe: (deliver) => opened.runtime.followNdjson(params.id, principal, from, deliver),
+      subscribe: (deliver, end) => opened.runtime.followNdjson(params.id, principal, from, deliver, end),
       signal: request.signal,
     });
     return new Response(body, { headers: NDJSON_HEADERS });

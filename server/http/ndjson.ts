@@ -9,8 +9,8 @@ const encoder = new TextEncoder();
 
 
 export interface FollowOptions {
-  /** Starts delivery of NDJSON text; returns the function that stops it. */
-  subscribe(deliver: (text: string) => void): () => void;
+  /** Starts delivery of NDJSON text; returns the function that stops it. `end` sends a last text and closes the stream. */
+  subscribe(deliver: (text: string) => void, end: (lastText: string) => void): () => void;
   keepaliveMs?: number;
   signal?: AbortSignal;
 }
@@ -33,9 +33,16 @@ export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> 
         cleanup();
         controller.close();
       };
-      const unsubscribe = options.subscribe((text) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      });
+      const unsubscribe = options.subscribe(
+        (text) => {
+          if (!closed) controller.enqueue(encoder.encode(text));
+        },
+        (lastText) => {
+          if (closed) return;
+          controller.enqueue(encoder.encode(lastText));
+          close();
+        },
+      );
       if (closed) {
         unsubscribe();
         return;

@@ -1,8 +1,10 @@
 /**
- * One tick of a reminder. The stored schedule moves on first (next tick, or
- * done for a one-shot), then the reminder acts: a prompt goes into its
- * conversation; a handler runs and wakes the conversation only through
- * `followup`. A handler that throws counts as `skip` and is logged.
+ * One tick of a reminder: a prompt goes into its conversation; a handler
+ * runs and wakes the conversation only through `followup`. The stored
+ * schedule moves on (next tick, or done for a one-shot) in the transaction
+ * that stores the tick's first message, so a crash never marks a tick done
+ * whose message is lost; a tick that sends nothing moves on when its handler
+ * ends. A handler that throws counts as `skip` and is logged.
  */
 import type { ReminderDefinition } from "../authoring/reminders.ts";
 import type { JsonValue } from "../authoring/types.ts";
@@ -42,12 +44,24 @@ export async function fireReminder(deps: FireReminderDeps, id: string, mode: "ti
   if (row.status !== "armed") throw new BdkError("not_ready", `Reminder ${id} is ${row.status}; only armed reminders fire.`);
   const spec = row.spec as unknown as StoredReminder;
   const inline = deps.book.runOf(id);
-  advance(deps, row, spec, mode);
+  let advanced = false;
+  /** Stores `alongside` (a message) in the transaction that moves the schedule on, the first time only. */
+  const advancingWith = <T>(alongside: () => T): T => {
+    const { updated, result } = deps.store.transaction(() => ({
+      updated: advanced ? undefined : advance(deps, row, spec, mode),
+      result: alongside(),
+    }));
+    if (updated !== undefined) {
+      advanced = true;
+      if (updated) deps.book.changed(updated);
+    }
+    return result;
+  };
 
   const sessionIds: string[] = [];
   const followup = async ({ message }: { message: string }) => {
     if (typeof message !== "string" || !message.trim()) throw new BdkError("invalid_request", "followup needs a non-empty message.");
-    sessionIds.push(deliver(deps, id, spec, reminderMessage(id, spec, message)));
+    sessionIds.push(advancingWith(() => deliver(deps, id, spec, reminderMessage(id, spec, message))));
   };
 
   let action: ReminderAction;
@@ -57,6 +71,8 @@ export async function fireReminder(deps: FireReminderDeps, id: string, mode: "ti
     deps.logger.warn(`Reminder ${id} failed: ${messageOf(error)}`, { reminder: id, purpose: spec.purpose });
     action = "skip";
   }
+  // A tick that sent nothing (or failed) moves on now.
+  advancingWith(() => undefined);
   if (action === "stop") {
     const stopped = deps.store.reminders.update(id, { status: "done", nextFireAt: null });
     if (stopped) deps.book.changed(stopped);
@@ -64,7 +80,8 @@ export async function fireReminder(deps: FireReminderDeps, id: string, mode: "ti
   return { reminderId: id, action, sessionIds: [...new Set(sessionIds)] };
 }
 
-function advance(deps: FireReminderDeps, row: ReminderRow, spec: StoredReminder, mode: "timer" | "manual"): void {
+/** Moves the stored schedule on; returns the updated row (null when it was deleted meanwhile). */
+function advance(deps: FireReminderDeps, row: ReminderRow, spec: StoredReminder, mode: "timer" | "manual"): ReminderRow | null {
   const now = deps.clock.now();
   const lastFiredAt = now.toISOString();
   let patch: Parameters<Store["reminders"]["update"]>[1];
@@ -77,8 +94,7 @@ function advance(deps: FireReminderDeps, row: ReminderRow, spec: StoredReminder,
     const next = nextFireAfter(spec.timing, scheduledAt, now);
     patch = next ? { nextFireAt: next.toISOString(), lastFiredAt } : { status: "done", nextFireAt: null, lastFiredAt };
   }
-  const updated = deps.store.reminders.update(row.id, patch);
-  if (updated) deps.book.changed(updated);
+  return deps.store.reminders.update(row.id, patch) ?? null;
 }
 
 async function act(

@@ -4,15 +4,23 @@ import type { EventDraft } from "../protocol/events.ts";
 import { newApprovalId } from "../protocol/ids.ts";
 import type { Store } from "../store/index.ts";
 import type { ApprovalRow } from "../store/types.ts";
+import { SHUTDOWN } from "./turn-runner.ts";
 
 type Append = (sessionId: string, drafts: EventDraft[]) => void;
 
+interface Waiter {
+  turnId: string;
+  resolve(decision: ApprovalDecision): void;
+}
+
 /**
  * Parks model-initiated calls that need approval, durably: the request is a
- * row and an event before anyone waits on it, so it survives a restart.
+ * row and an event before anyone waits on it, so it survives a restart. A
+ * stop or a new message denies it; a graceful shutdown leaves it pending, as
+ * a crash would, for the next process to resume.
  */
 export class ApprovalDesk {
-  private readonly waiters = new Map<string, (decision: ApprovalDecision) => void>();
+  private readonly waiters = new Map<string, Waiter>();
 
   constructor(
     private readonly store: Store,
@@ -27,6 +35,8 @@ export class ApprovalDesk {
         return { approved: earlier.status === "approved", by: earlier.resolvedBy ?? "unknown", reason: earlier.reason ?? undefined };
       }
       if (!earlier && !(await tool.needsApproval(call.input, ctx))) return undefined;
+      // Shut down before the call reached the desk: park nothing new, the turn ends interrupted.
+      if (signal.aborted && signal.reason === SHUTDOWN) throw signal.reason;
       const approvalId = earlier?.id ?? newApprovalId();
       if (!earlier) {
         this.store.approvals.create({
@@ -47,6 +57,8 @@ export class ApprovalDesk {
       }
       return new Promise<ApprovalDecision>((resolve, reject) => {
         const onAbort = () => {
+          // The process is going away: the call stays parked (pending, no decision) and this wait never ends.
+          if (signal.reason === SHUTDOWN) return;
           this.waiters.delete(approvalId);
           this.decide(this.store.approvals.get(approvalId)!, {
             approved: false,
@@ -57,9 +69,12 @@ export class ApprovalDesk {
         };
         if (signal.aborted) return onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
-        this.waiters.set(approvalId, (decision) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(decision);
+        this.waiters.set(approvalId, {
+          turnId,
+          resolve: (decision) => {
+            signal.removeEventListener("abort", onAbort);
+            resolve(decision);
+          },
         });
       });
     };
@@ -75,8 +90,14 @@ export class ApprovalDesk {
     }
     const waiter = this.waiters.get(row.id);
     this.waiters.delete(row.id);
-    waiter?.(decision);
+    waiter?.resolve(decision);
     return waiter !== undefined;
+  }
+
+  /** Whether the turn is parked on an approval in this process. */
+  isWaiting(turnId: string): boolean {
+    for (const waiter of this.waiters.values()) if (waiter.turnId === turnId) return true;
+    return false;
   }
 
   private decide(row: ApprovalRow, decision: ApprovalDecision): boolean {

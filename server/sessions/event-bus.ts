@@ -2,33 +2,44 @@ import type { AnyBdkEvent } from "../protocol/events.ts";
 
 export type EventListener = (events: readonly AnyBdkEvent[]) => void;
 
+interface Subscriber {
+  events: EventListener;
+  /** The session is gone (deleted): no event will follow. */
+  ended?: () => void;
+}
+
 /**
  * In-process fan-out of persisted events to live followers, per session.
  * Publishing happens only after the store committed the events.
  */
 export class EventBus {
-  private readonly listeners = new Map<string, Set<EventListener>>();
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
 
-  subscribe(sessionId: string, listener: EventListener): () => void {
-    let set = this.listeners.get(sessionId);
+  subscribe(sessionId: string, listener: EventListener, ended?: () => void): () => void {
+    let set = this.subscribers.get(sessionId);
     if (!set) {
       set = new Set();
-      this.listeners.set(sessionId, set);
+      this.subscribers.set(sessionId, set);
     }
-    set.add(listener);
+    const subscriber: Subscriber = { events: listener, ended };
+    set.add(subscriber);
     return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(sessionId);
+      set.delete(subscriber);
+      if (set.size === 0 && this.subscribers.get(sessionId) === set) this.subscribers.delete(sessionId);
     };
   }
 
   publish(sessionId: string, events: readonly AnyBdkEvent[]): void {
-    const set = this.listeners.get(sessionId);
+    const set = this.subscribers.get(sessionId);
     if (!set) return;
-    for (const listener of [...set]) listener(events);
+    for (const subscriber of [...set]) subscriber.events(events);
   }
 
-  followerCount(sessionId: string): number {
-    return this.listeners.get(sessionId)?.size ?? 0;
+  /** Tells every follower of the session that it ended for good, and drops them. */
+  end(sessionId: string): void {
+    const set = this.subscribers.get(sessionId);
+    if (!set) return;
+    this.subscribers.delete(sessionId);
+    for (const subscriber of set) subscriber.ended?.();
   }
 }

@@ -11,8 +11,8 @@ export interface ReplayBatch<T> {
  * Replays stored events from `fromIndex`, then delivers live ones, each index
  * exactly once and in order. Subscribing before the replay closes the window
  * in which an event could be appended between the read and the subscription.
- * `fromLive` turns live events into the delivered form. Returns the function
- * that stops following.
+ * `fromLive` turns live events into the delivered form; `ended` is called
+ * when the session is deleted. Returns the function that stops following.
  */
 export function followSession<T>(
   bus: EventBus,
@@ -21,6 +21,7 @@ export function followSession<T>(
   replay: Iterable<ReplayBatch<T>>,
   fromLive: (events: readonly AnyBdkEvent[]) => T,
   deliver: (batch: T) => void,
+  ended?: () => void,
 ): () => void {
   let next = fromIndex;
   let replaying = true;
@@ -33,10 +34,14 @@ export function followSession<T>(
     deliver(fromLive(fresh));
   };
 
-  const unsubscribe = bus.subscribe(sessionId, (events) => {
-    if (replaying) buffered.push(...events);
-    else takeLive(events);
-  });
+  const unsubscribe = bus.subscribe(
+    sessionId,
+    (events) => {
+      if (replaying) buffered.push(...events);
+      else takeLive(events);
+    },
+    ended,
+  );
   for (const { batch, lastIndex } of replay) {
     if (lastIndex < next) continue;
     next = lastIndex + 1;

@@ -25,11 +25,11 @@ export interface TurnJob {
 
 export type TurnEnd =
   | { status: "completed"; text: string; usage: TokenUsage; messages: ModelMessage[]; model: string }
-  | { status: "failed" | "cancelled"; code: string; message: string };
+  | { status: "failed" | "cancelled" | "interrupted"; code: string; message: string };
 
 /** Why a turn's abort signal fired; becomes the `turn.failed` payload. */
 export interface AbortReason {
-  status: "cancelled";
+  status: "cancelled" | "interrupted";
   code: string;
   message: string;
 }
@@ -39,6 +39,12 @@ export const PREEMPTED: AbortReason = {
   status: "cancelled",
   code: "preempted",
   message: "A new message interrupted this turn.",
+};
+/** A graceful stop of the server: what a restart after a crash would record, recorded now. */
+export const SHUTDOWN: AbortReason = {
+  status: "interrupted",
+  code: "interrupted",
+  message: "The server stopped while this turn was running.",
 };
 
 /**
@@ -85,7 +91,7 @@ function failureOf(error: unknown, signal: AbortSignal): TurnEnd {
   if (signal.aborted) {
     const reason = signal.reason as Partial<AbortReason> | undefined;
     return {
-      status: "cancelled",
+      status: reason?.status ?? STOPPED.status,
       code: reason?.code ?? STOPPED.code,
       message: reason?.message ?? STOPPED.message,
     };

@@ -23,6 +23,7 @@ const TABLES = [
   "eval_cases",
   "eval_runs",
   "events",
+  "idempotency_keys",
   "kv",
   "leases",
   "logs",

@@ -5,6 +5,7 @@
  */
 import type { GitHubChannelOptions, GitHubWebhookEvent } from "../../authoring/channels-github.ts";
 import { BdkError } from "../../protocol/errors.ts";
+import type { Claimed } from "../delivery-ledger.ts";
 import type { PackRequest } from "../pack-request.ts";
 import { verifyGitHubSignature } from "../signatures.ts";
 import { conversationOf, describeEvent, hookFor, sentByBot } from "./github-events.ts";
@@ -23,22 +24,34 @@ export async function handleGitHubRequest(request: PackRequest, options: GitHubC
   const event = parsePayload(rawBody, headers.get("content-type"));
   if (eventName === "ping") return Response.json({ ok: true, pong: true });
   const delivery = headers.get("x-github-delivery");
-  if (delivery && !request.ledger.claim("github", delivery)) return Response.json({ ok: true, duplicate: true });
+  const duplicate = () => Response.json({ ok: true, duplicate: true });
+  if (delivery && request.ledger.seen("github", delivery)) return duplicate();
+  // The delivery id is claimed with what the delivery stored (its message, or nothing when ignored), in one transaction.
+  const handled = <T>(handle: () => T): Claimed<T> =>
+    delivery ? request.ledger.claim("github", delivery, handle) : { duplicate: false, result: handle() };
+  const ignored = () => {
+    const claimed = handled(() => ({ ok: true, ignored: true }));
+    return claimed.duplicate ? duplicate() : Response.json(claimed.result);
+  };
 
   const hook = hookFor(eventName, options);
   const conversation = conversationOf(eventName, event);
-  if (!hook || !conversation || sentByBot(event, options.botName)) return Response.json({ ok: true, ignored: true });
+  if (!hook || !conversation || sentByBot(event, options.botName)) return ignored();
   const decision = await hook(event);
-  if (!decision) return Response.json({ ok: true, ignored: true });
+  if (!decision) return ignored();
 
-  const turn = request.send({
-    message: decision.message ?? describeEvent(eventName, event, conversation),
-    continuationToken: conversation.continuationToken,
-    state: conversation.state,
-    title: conversation.title,
-    principal: decision.auth,
-    admission: "coalesce",
-  });
+  const claimed = handled(() =>
+    request.send({
+      message: decision.message ?? describeEvent(eventName, event, conversation),
+      continuationToken: conversation.continuationToken,
+      state: conversation.state,
+      title: conversation.title,
+      principal: decision.auth,
+      admission: "coalesce",
+    }),
+  );
+  if (claimed.duplicate) return duplicate();
+  const turn = claimed.result;
   return Response.json({ ok: true, sessionId: turn.sessionId, continuationToken: turn.continuationToken }, { status: 202 });
 }
 

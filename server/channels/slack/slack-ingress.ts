@@ -37,19 +37,18 @@ export async function handleSlackRequest(request: PackRequest, options: SlackCha
   const inbound = parseSlackPayload(payload, { dmThreads: options.continuation === SLACK_DM_THREADS });
   if (inbound.kind === "challenge") return Response.json({ challenge: inbound.challenge });
   if (inbound.kind === "ignore") return Response.json({ ok: true, ignored: inbound.reason });
-  if (!request.ledger.claim("slack", inbound.eventId)) return Response.json({ ok: true, duplicate: true });
-
-  if (isStopCommand(inbound.text)) {
-    const stopped = request.stop(inbound.conversationKey);
-    return Response.json({ ok: true, stopped });
-  }
-  const turn = request.send({
-    message: inbound.text,
-    continuationToken: inbound.conversationKey,
-    state: inbound.state,
-    title: inbound.text.split("\n")[0].slice(0, 80),
-    principal: { type: "user", id: `slack:${inbound.state.team}/${inbound.state.user}` },
-    admission: "coalesce",
+  // The event id is claimed with the message it carried, in one transaction.
+  const claimed = request.ledger.claim("slack", inbound.eventId, () => {
+    if (isStopCommand(inbound.text)) return { ok: true, stopped: request.stop(inbound.conversationKey) };
+    const turn = request.send({
+      message: inbound.text,
+      continuationToken: inbound.conversationKey,
+      state: inbound.state,
+      title: inbound.text.split("\n")[0].slice(0, 80),
+      principal: { type: "user", id: `slack:${inbound.state.team}/${inbound.state.user}` },
+      admission: "coalesce",
+    });
+    return { ok: true, sessionId: turn.sessionId };
   });
-  return Response.json({ ok: true, sessionId: turn.sessionId });
+  return Response.json(claimed.duplicate ? { ok: true, duplicate: true } : claimed.result);
 }

@@ -1,0 +1,80 @@
+/**
+ * Restart recovery: what a previous process left unfinished. A turn that
+ * was running ends `turn.failed` `interrupted`. A turn that was accepted but
+ * never started (its message acknowledged, then the process died) gets its
+ * `message.received` now, with the files it brought written into the
+ * workspace, and ends `interrupted` too: the message stays in the
+ * conversation, so the next turn's history has it, but recovery never runs
+ * a model on its own. A turn parked on an approval stays parked.
+ */
+import type { Logger } from "../host/logger.ts";
+import { messageOf } from "../protocol/errors.ts";
+import type { EventDraft } from "../protocol/events.ts";
+import type { Store } from "../store/index.ts";
+import type { TurnRow } from "../store/types.ts";
+import type { SessionEventLog } from "./event-log.ts";
+import type { SessionWorkspaces } from "./workspaces.ts";
+
+export const INTERRUPTED_RUNNING = "The server stopped while this turn was running.";
+export const INTERRUPTED_BEFORE_START = "The server stopped before this turn started; its message is kept in the conversation.";
+
+export interface RecoveryOptions {
+  store: Store;
+  log: SessionEventLog;
+  workspaces: SessionWorkspaces;
+  logger: Logger;
+  now: () => Date;
+}
+
+export interface Recovered {
+  /** Turns ended `interrupted`. */
+  interrupted: number;
+  /** Turns parked on a pending approval: sessionId → turnId. */
+  parked: Map<string, string>;
+}
+
+export function recoverTurns(options: RecoveryOptions): Recovered {
+  const { store } = options;
+  const pendingApprovals = new Set(store.approvals.listPending().map((approval) => approval.turnId));
+  const parked = new Map<string, string>();
+  let interrupted = 0;
+  for (const turn of store.turns.listByStatus(["queued", "running"])) {
+    if (pendingApprovals.has(turn.id)) {
+      parked.set(turn.sessionId, turn.id);
+      continue;
+    }
+    // One transaction per turn: a crash during recovery leaves each turn either untouched or fully recorded.
+    if (store.transaction(() => interrupt(options, turn))) interrupted++;
+  }
+  return { interrupted, parked };
+}
+
+function interrupt(options: RecoveryOptions, turn: TurnRow): boolean {
+  const { store, log } = options;
+  const session = store.sessions.get(turn.sessionId);
+  store.turns.update(turn.id, { status: "interrupted", endedAt: options.now().toISOString(), ...(turn.workspaceFiles ? { workspaceFiles: null } : {}) });
+  if (!session) return false;
+  const drafts: EventDraft[] = [];
+  // A running turn recorded its message when it started; a queued one may not have yet.
+  const neverStarted = turn.status === "queued" && !store.events.hasTurnEvent(session.id, turn.id, "message.received");
+  if (neverStarted) {
+    const written = turn.workspaceFiles ? writeFiles(options, turn) : undefined;
+    drafts.push({ type: "message.received", turnId: turn.id, data: { message: turn.message, ...(written ? { workspaceFiles: written } : {}) } });
+  }
+  const message = neverStarted ? INTERRUPTED_BEFORE_START : INTERRUPTED_RUNNING;
+  drafts.push({ type: "turn.failed", turnId: turn.id, data: { status: "interrupted", code: "interrupted", message } });
+  drafts.push(session.mode === "task" ? { type: "session.failed", data: { code: "interrupted", message } } : { type: "session.waiting", data: {} });
+  log.append(session.id, drafts);
+  store.sessions.update(session.id, { status: session.mode === "task" ? "failed" : "waiting" });
+  return true;
+}
+
+/** The files a message brought, written as its turn would have; a failure is logged and leaves them out. */
+function writeFiles(options: RecoveryOptions, turn: TurnRow): string[] | undefined {
+  try {
+    return options.workspaces.writeNow(turn.sessionId, turn.workspaceFiles!);
+  } catch (error) {
+    options.logger.warn(`Could not write the workspace files of interrupted turn ${turn.id}: ${messageOf(error)}`);
+    return undefined;
+  }
+}

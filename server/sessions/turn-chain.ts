@@ -1,0 +1,199 @@
+/**
+ * Admission and the turn chain of every session: a message is stored (a
+ * queued turn row) before it is acknowledged; it starts a turn, or joins the
+ * turn that waits for the running one (coalesce), or also interrupts the
+ * running one (preempt). Turns of one session run one after another, stop
+ * and shutdown end them, and turns parked on an approval by a previous
+ * process wait here until a decision or a new message.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Logger } from "../host/logger.ts";
+import type { ResolvedAgent } from "../load/types.ts";
+import { BdkError, messageOf } from "../protocol/errors.ts";
+import type { AnyBdkEvent } from "../protocol/events.ts";
+import { newTurnId } from "../protocol/ids.ts";
+import type { Store } from "../store/index.ts";
+import type { ApprovalDesk } from "./approval-desk.ts";
+import type { SessionEventLog } from "./event-log.ts";
+import type { ChainedTurn, LiveSession, LiveSessions, QueuedTurn } from "./live-sessions.ts";
+import { parkedTurnFromEvents } from "./parked-turn.ts";
+import type { TurnExecutor, TurnStart } from "./turn-executor.ts";
+import { PREEMPTED, SHUTDOWN, STOPPED } from "./turn-runner.ts";
+
+export type Admission = "preempt" | "coalesce";
+
+export interface TurnChainOptions {
+  store: Store;
+  lives: LiveSessions;
+  log: SessionEventLog;
+  executor: TurnExecutor;
+  approvals: ApprovalDesk;
+  logger: Logger;
+  now: () => Date;
+  /** The agent as loaded now: a turn runs the version it was accepted with. */
+  agent: () => ResolvedAgent;
+}
+
+export class TurnChain {
+  /** Turns parked on an approval by a previous process: sessionId → turnId. */
+  private readonly dormant = new Map<string, string>();
+  /**
+   * Runs code in the context the runtime was created in. Promises of a turn
+   * chain outlive the request that queued the turn; made inside it, they
+   * would keep that request's async context (and all it holds) alive.
+   */
+  private readonly detached = AsyncLocalStorage.snapshot();
+  private closing = false;
+
+  constructor(private readonly options: TurnChainOptions) {}
+
+  /**
+   * Accepts a message for a session: when this returns, the message is
+   * stored (in the row of the turn that will answer it), so a crash cannot
+   * lose it. Returns that turn.
+   */
+  admit(sessionId: string, message: string, workspaceFiles: Record<string, string> | undefined, admission?: Admission): ChainedTurn {
+    if (this.closing) throw new BdkError("not_ready", "The server is stopping: send the message again once it is back.");
+    this.cancelDormant(sessionId);
+    const live = this.options.lives.open(sessionId);
+    if (admission !== "coalesce") live.running?.controller.abort(PREEMPTED);
+    if (live.next) {
+      this.join(live.next, message, workspaceFiles);
+      return live.next;
+    }
+    const turnId = newTurnId();
+    this.options.store.turns.create({
+      id: turnId,
+      sessionId,
+      status: "queued",
+      message,
+      workspaceFiles: workspaceFiles ?? null,
+      botVersion: this.options.agent().version,
+      createdAt: this.options.now().toISOString(),
+    });
+    // Read when the turn starts: messages that joined meanwhile are part of it.
+    const queued: QueuedTurn = this.chain(sessionId, live, turnId, () => ({ message: queued.message, workspaceFiles: queued.workspaceFiles }), {
+      message,
+      workspaceFiles,
+    });
+    live.next = queued;
+    return queued;
+  }
+
+  /** Records that a previous process left this turn parked on an approval. */
+  park(sessionId: string, turnId: string): void {
+    this.dormant.set(sessionId, turnId);
+  }
+
+  /** Continues a turn parked before a restart, once its approval is resolved; false when it was not parked. */
+  resumeParked(sessionId: string, turnId: string): boolean {
+    if (this.dormant.get(sessionId) !== turnId) return false;
+    this.dormant.delete(sessionId);
+    const events = this.options.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
+    const rebuilt = parkedTurnFromEvents(events, turnId);
+    if (rebuilt) this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => ({ resume: rebuilt.parked, history: rebuilt.history }), {});
+    return true;
+  }
+
+  /** Interrupts the running turn and the one waiting for it (whose messages are recorded); false when none. */
+  stop(sessionId: string): boolean {
+    if (this.cancelDormant(sessionId)) return true;
+    const live = this.options.lives.get(sessionId);
+    if (!live?.running && !live?.next) return false;
+    live.next?.controller.abort(STOPPED);
+    // A message after the stop starts a turn of its own.
+    live.next = undefined;
+    live.running?.controller.abort(STOPPED);
+    return true;
+  }
+
+  /** Resolves once the session has no running or queued turn. */
+  async idle(sessionId: string): Promise<void> {
+    for (;;) {
+      const tail = this.options.lives.get(sessionId)?.tail;
+      if (!tail) return;
+      await tail.catch(() => undefined);
+      if (this.options.lives.get(sessionId)?.tail === tail) return;
+    }
+  }
+
+  /** The turn running in the session now, if any. */
+  runningTurnId(sessionId: string): string | undefined {
+    return this.options.lives.get(sessionId)?.running?.turnId;
+  }
+
+  /** The session is being deleted: its turns stop and it is forgotten. Resolves when its last turn has ended. */
+  abandon(sessionId: string): Promise<unknown> {
+    this.dormant.delete(sessionId);
+    const live = this.options.lives.get(sessionId);
+    live?.next?.controller.abort(STOPPED);
+    live?.running?.controller.abort(STOPPED);
+    this.options.lives.forget(sessionId);
+    return (live?.tail ?? Promise.resolve()).catch(() => undefined);
+  }
+
+  /**
+   * A graceful stop: no new message is accepted; running and waiting turns
+   * end `interrupted` (as a restart after a crash would record them); a turn
+   * parked on an approval stays parked, its approval pending, for the next
+   * process to resume. Resolves when the turns that end have ended.
+   */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    const ending: Promise<unknown>[] = [];
+    for (const [, live] of this.options.lives.busySessions()) {
+      live.next?.controller.abort(SHUTDOWN);
+      live.running?.controller.abort(SHUTDOWN);
+      // Its chain never settles: the wait on the approval outlives this process, as after kill -9.
+      if (live.running && this.options.approvals.isWaiting(live.running.turnId)) continue;
+      ending.push(live.tail);
+    }
+    await Promise.allSettled(ending);
+  }
+
+  private join(next: QueuedTurn, message: string, workspaceFiles: Record<string, string> | undefined): void {
+    next.message = `${next.message}\n\n${message}`;
+    if (workspaceFiles) next.workspaceFiles = { ...next.workspaceFiles, ...workspaceFiles };
+    this.options.store.turns.update(next.turnId, { message: next.message, ...(workspaceFiles ? { workspaceFiles: next.workspaceFiles } : {}) });
+  }
+
+  /** Ends a turn parked before a restart without running it (a stop or a new message). */
+  private cancelDormant(sessionId: string): boolean {
+    const turnId = this.dormant.get(sessionId);
+    if (!turnId) return false;
+    this.dormant.delete(sessionId);
+    const { store, approvals, executor, log } = this.options;
+    for (const approval of store.approvals.listPending({ sessionId })) {
+      approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" });
+    }
+    const session = store.sessions.get(sessionId);
+    if (session) executor.finish(session, turnId, { ...STOPPED }, (draft) => log.append(sessionId, [{ ...draft, turnId }]));
+    return true;
+  }
+
+  /** Chains a turn after the session's previous one, however that ended (a failure was logged where it happened). */
+  private chain<T extends object>(sessionId: string, live: LiveSession, turnId: string, start: () => TurnStart, fields: T): ChainedTurn & T {
+    return this.detached(() => {
+      const agent = this.options.agent();
+      // `done` is set below, before anyone can see the turn.
+      const turn = { ...fields, turnId, controller: new AbortController() } as ChainedTurn & T;
+      const run = () => {
+        if (live.next?.turnId === turnId) live.next = undefined;
+        live.running = turn;
+        return this.options.executor.run(sessionId, turnId, start(), agent, turn.controller);
+      };
+      const done = live.tail.then(run, run);
+      turn.done = done;
+      live.tail = done;
+      const settled = () => {
+        if (live.running === turn) live.running = undefined;
+        if (live.tail === done) this.options.lives.rest(sessionId, live);
+      };
+      void done.then(settled, (error: unknown) => {
+        this.options.logger.error(`Turn ${turnId} of session ${sessionId} failed to end cleanly: ${messageOf(error)}`);
+        settled();
+      });
+      return turn;
+    });
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * Runs one turn of a session once its chain reaches it: lays the workspace
+ * out, records the message (`message.received`), waits for a
+ * `maxRunningTurns` slot, runs the loop, and records how the turn ended and
+ * what the session does next.
+ */
+import type { ModelMessage } from "ai";
+import type { ParkedStep } from "../harness/run-turn.ts";
+import { historyFromEvents } from "../harness/history.ts";
+import { buildSystemPrompt } from "../harness/system-prompt.ts";
+import type { Logger } from "../host/logger.ts";
+import type { LoadedTool, ResolvedAgent } from "../load/types.ts";
+import { McpConnections } from "../mcp/connections.ts";
+import { recallSection, rememberTurn } from "../memory/memory.ts";
+import { messageOf } from "../protocol/errors.ts";
+import { addUsage, type AnyBdkEvent, type EventDraft } from "../protocol/events.ts";
+import type { Store } from "../store/index.ts";
+import type { SessionRow } from "../store/types.ts";
+import type { ApprovalDesk } from "./approval-desk.ts";
+import type { SessionEventLog } from "./event-log.ts";
+import type { LiveSessions } from "./live-sessions.ts";
+import { resultCommitter, toolContextFor, toolsForTurn, type TurnServices } from "./turn-setup.ts";
+import { executeTurn, STOPPED, type TurnEnd } from "./turn-runner.ts";
+import type { TurnSlots } from "./turn-slots.ts";
+import type { SessionWorkspaces } from "./workspaces.ts";
+
+/** How a turn begins: a new message (with files), or a step parked before a restart to resume. */
+export interface TurnStart {
+  message?: string;
+  workspaceFiles?: Record<string, string>;
+  resume?: ParkedStep;
+  history?: ModelMessage[];
+}
+
+export interface TurnExecutorOptions {
+  store: Store;
+  log: SessionEventLog;
+  lives: LiveSessions;
+  workspaces: SessionWorkspaces;
+  approvals: ApprovalDesk;
+  slots: TurnSlots;
+  services: TurnServices;
+  logger: Logger;
+  /** The agent as loaded now (memory notes use it; a turn runs the version it started with). */
+  agent: () => ResolvedAgent;
+  mcp?: Pick<McpConnections, "modelTools">;
+}
+
+const DELETED: TurnEnd = { status: "cancelled", code: "deleted", message: "The session was deleted." };
+
+export class TurnExecutor {
+  constructor(private readonly options: TurnExecutorOptions) {}
+
+  async run(sessionId: string, turnId: string, start: TurnStart, agent: ResolvedAgent, controller: AbortController): Promise<TurnEnd> {
+    const { store, log, lives, workspaces, services } = this.options;
+    const emit = (draft: EventDraft): AnyBdkEvent[] => {
+      // Everything a turn records within one tick is stored in one transaction; only
+      // message.received is written at once, because its index is needed right away.
+      if (draft.type !== "message.received") {
+        log.appendSoon(sessionId, { ...draft, turnId });
+        return [];
+      }
+      return log.append(sessionId, [{ ...draft, turnId }]);
+    };
+    // A deleted session's entry is gone (its chain ends here) and its log is muted.
+    const live = lives.get(sessionId);
+    if (!live || log.isMuted(sessionId)) return DELETED;
+    // What a turn reads of its session (mode, purpose, dry run) never changes: read it once per process.
+    const session = live.session ?? store.sessions.get(sessionId);
+    if (!session) return DELETED;
+    live.session = session;
+    let history = start.history;
+    if (start.message !== undefined) {
+      let written: string[] | undefined;
+      try {
+        await workspaces.prepare(sessionId, agent);
+        if (start.workspaceFiles) written = await workspaces.write(sessionId, start.workspaceFiles);
+      } catch (error) {
+        emit({ type: "message.received", data: { message: start.message } });
+        return this.finish(session, turnId, { status: "failed", code: "workspace", message: messageOf(error) }, emit);
+      }
+      const received = emit({
+        type: "message.received",
+        data: { message: start.message, ...(written ? { workspaceFiles: written } : {}) },
+      })[0];
+      // Deleted while the workspace was being prepared: nothing was recorded, nothing runs.
+      if (!received) return DELETED;
+      history = live.history ?? this.historyBefore(sessionId, received.index);
+    }
+    store.sessions.update(sessionId, { status: "running" });
+
+    let release: () => void;
+    try {
+      release = await this.options.slots.acquire(
+        (position) => emit({ type: "turn.queued", data: { position } }),
+        controller.signal,
+      );
+    } catch {
+      return this.finish(session, turnId, { ...STOPPED, ...(controller.signal.reason as object) }, emit);
+    }
+
+    // The files are in the workspace and listed in message.received: the row need not keep them.
+    store.turns.update(turnId, {
+      status: "running",
+      startedAt: services.now().toISOString(),
+      ...(start.workspaceFiles ? { workspaceFiles: null } : {}),
+    });
+    const scope = { session, workspaceDir: workspaces.dirOf(sessionId), turnId };
+    const gate = this.options.approvals.gateFor(sessionId, turnId, controller.signal);
+    try {
+      const connectionTools = await this.connectionTools(agent, controller.signal);
+      const end = await executeTurn({
+        turnId,
+        message: start.message,
+        resume: start.resume,
+        gate,
+        commit: resultCommitter(agent, toolContextFor(services, agent, scope, undefined, controller.signal)),
+        system: withSection(buildSystemPrompt(agent, scope.workspaceDir), recallSection(store, agent, session)),
+        history: history ?? [],
+        tools: toolsForTurn(services, agent, emit, gate, connectionTools),
+        botVersion: agent.version,
+        resolveModels: () => services.resolveModels(agent.config, agent.name),
+        isModelUnavailable: services.isModelUnavailable,
+        toolContext: (toolCallId, signal) => toolContextFor(services, agent, scope, toolCallId, signal),
+        emit,
+        signal: controller.signal,
+      });
+      live.history = end.status === "completed" && start.message !== undefined ? [...(history ?? []), ...end.messages] : undefined;
+      return this.finish(session, turnId, end);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Records how a turn ended and what the session does next. `emitFailure`
+   * is for turns that never reached the loop (which records its own end).
+   */
+  finish(session: SessionRow, turnId: string, end: TurnEnd, emitFailure?: (draft: EventDraft) => void): TurnEnd {
+    const { store, log, lives, services } = this.options;
+    const at = services.now().toISOString();
+    if (end.status !== "completed" && emitFailure) {
+      emitFailure({ type: "turn.failed", data: { status: end.status, code: end.code, message: end.message } });
+    }
+    const live = lives.get(session.id);
+    if (end.status === "completed") {
+      const known = live?.session ?? store.sessions.get(session.id);
+      const usage = known ? addUsage(known.usage, end.usage) : end.usage;
+      store.turns.update(turnId, { status: "completed", endedAt: at, usage: end.usage });
+      if (session.mode === "task") {
+        log.append(session.id, [{ type: "session.completed", data: { result: end.text } }]);
+      } else {
+        log.append(session.id, [{ type: "session.waiting", data: {} }]);
+      }
+      const updated = store.sessions.update(session.id, { status: session.mode === "task" ? "completed" : "waiting", usage });
+      if (live && updated) live.session = updated;
+      this.remember(session, turnId, end.text);
+      return end;
+    }
+    store.turns.update(turnId, { status: end.status, endedAt: at });
+    if (session.mode === "task") {
+      log.append(session.id, [{ type: "session.failed", data: { code: end.code, message: end.message } }]);
+      store.sessions.update(session.id, { status: "failed" });
+    } else {
+      log.append(session.id, [{ type: "session.waiting", data: {} }]);
+      store.sessions.update(session.id, { status: "waiting" });
+    }
+    return end;
+  }
+
+  /**
+   * MCP tools, opening clients on first use; agents without model
+   * connections skip the await. A stop does not wait for a slow server: the
+   * turn goes on without the tools and ends as stopped.
+   */
+  private async connectionTools(agent: ResolvedAgent, signal: AbortSignal): Promise<LoadedTool[]> {
+    const mcp = this.options.mcp;
+    if (!mcp || !McpConnections.offersTools(agent) || signal.aborted) return [];
+    const stopped = new Promise<LoadedTool[]>((resolve) => signal.addEventListener("abort", () => resolve([]), { once: true }));
+    return Promise.race([mcp.modelTools(agent), stopped]);
+  }
+
+  /** `memoryHook`: a note of the exchange; a failure to store it never fails the turn. */
+  private remember(session: SessionRow, turnId: string, reply: string): void {
+    try {
+      rememberTurn(this.options.store, this.options.agent(), session, turnId, reply);
+    } catch (error) {
+      this.options.logger.warn(`Memory: could not store a note for turn ${turnId}: ${messageOf(error)}`);
+    }
+  }
+
+  private historyBefore(sessionId: string, index: number): ModelMessage[] {
+    const events = this.options.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
+    return historyFromEvents(events.filter((event) => event.index < index));
+  }
+}
+
+function withSection(prompt: string, section: string | undefined): string {
+  return section ? `${prompt}\n\n${section}` : prompt;
+}
