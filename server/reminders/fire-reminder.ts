@@ -3,7 +3,8 @@
  * runs and wakes the conversation only through `followup`. The stored
  * schedule moves on (next tick, or done for a one-shot) in the transaction
  * that stores the tick's first message, so a crash never marks a tick done
- * whose message is lost; a tick that sends nothing moves on when its handler
+ * whose message is lost, and a tick whose message could not be stored stays
+ * due (it fires again); a tick that sends nothing moves on when its handler
  * ends. A handler that throws counts as `skip` and is logged.
  */
 import type { ReminderDefinition } from "../authoring/reminders.ts";
@@ -59,9 +60,15 @@ export async function fireReminder(deps: FireReminderDeps, id: string, mode: "ti
   };
 
   const sessionIds: string[] = [];
+  let undelivered: unknown;
   const followup = async ({ message }: { message: string }) => {
     if (typeof message !== "string" || !message.trim()) throw new BdkError("invalid_request", "followup needs a non-empty message.");
-    sessionIds.push(advancingWith(() => deliver(deps, id, spec, reminderMessage(id, spec, message))));
+    try {
+      sessionIds.push(advancingWith(() => deliver(deps, id, spec, reminderMessage(id, spec, message))));
+    } catch (error) {
+      undelivered ??= error;
+      throw error;
+    }
   };
 
   let action: ReminderAction;
@@ -71,8 +78,14 @@ export async function fireReminder(deps: FireReminderDeps, id: string, mode: "ti
     deps.logger.warn(`Reminder ${id} failed: ${messageOf(error)}`, { reminder: id, purpose: spec.purpose });
     action = "skip";
   }
-  // A tick that sent nothing (or failed) moves on now.
-  advancingWith(() => undefined);
+  if (undelivered === undefined) {
+    // A tick that sent nothing (a skip, a failed handler) moves on now.
+    advancingWith(() => undefined);
+  } else if (!advanced) {
+    deps.logger.warn(`Reminder ${id}: its message could not be stored (${messageOf(undelivered)}); the tick stays due and fires again.`, {
+      reminder: id,
+    });
+  }
   if (action === "stop") {
     const stopped = deps.store.reminders.update(id, { status: "done", nextFireAt: null });
     if (stopped) deps.book.changed(stopped);
