@@ -34,6 +34,7 @@ describe("bearer tokens", () => {
       [`/v1/session/${id}/events`, {}],
       [`/v1/session/${id}/stream`, {}],
       [`/v1/session/${id}/stop`, { method: "POST" }],
+      [`/v1/session/${id}/token`, {}],
       [`/v1/session/${id}`, { method: "POST", body: JSON.stringify({ message: "x", continuationToken: "y" }) }],
       [`/v1/session/${id}`, { method: "DELETE" }],
     ];
@@ -44,6 +45,8 @@ describe("bearer tokens", () => {
     }
     const own = await as("alpha-secret", `/v1/session/${id}`);
     expect(own.status).toBe(200);
+    const token = (await (await as("alpha-secret", `/v1/session/${id}/token`)).json()) as Record<string, string>;
+    expect(token).toEqual({ ok: true, sessionId: id, continuationToken: created.continuationToken });
     const listed = (await (await as("beta-secret", "/v1/sessions")).json()) as { sessions: unknown[] };
     expect(listed.sessions).toEqual([]);
   });
