@@ -1,11 +1,12 @@
 /**
  * HTTP benchmarks of `bdk serve` with the scripted model at zero latency.
- * Run: npx tsx bench/http/run.ts   (prints one line per figure)
+ * Run: npx tsx bench/http/run.ts   (prints one line per figure; `... run.ts memory` for the memory figure alone)
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { Agent, get, request } from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { openStore } from "../../server/store/index.ts";
 import { KIT_DIR, readNdjson, startServer } from "../../test/support/bdk-server.ts";
 
@@ -181,6 +182,65 @@ async function fanOut(url: string, followers = 100) {
   console.log(`fan-out: ${followers} followers, ${delays.length} deliveries: delivery delay p50 ${fmt(percentile(delays, 50))} ms, p99 ${fmt(percentile(delays, 99))} ms (target p99 < 50)`);
 }
 
+/**
+ * What the server retains: the lowest of three readings of RSS and live heap
+ * (each after a full GC, through bench/http/heap-probe.mjs). RSS also holds
+ * freed memory the allocator has not handed back yet, which comes and goes.
+ */
+async function retainedMemory(pid: number, file: string): Promise<{ rss: number; heap: number }> {
+  const readings = [];
+  for (let i = 0; i < 3; i++) readings.push(await probeMemory(pid, file));
+  return { rss: Math.min(...readings.map((r) => r.rss)), heap: Math.min(...readings.map((r) => r.heap)) };
+}
+
+async function probeMemory(pid: number, file: string): Promise<{ rss: number; heap: number }> {
+  rmSync(file, { force: true });
+  process.kill(pid, "SIGUSR2");
+  while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 50));
+  const usage = JSON.parse(readFileSync(file, "utf8")) as NodeJS.MemoryUsage;
+  return { rss: usage.rss / 2 ** 20, heap: usage.heapUsed / 2 ** 20 };
+}
+
+/**
+ * Memory per session served: 6,000 turns, each a new session followed to its
+ * end over HTTP (20 at a time); RSS and live heap after 2,000 and 6,000.
+ */
+async function memoryPerSession(total = 6000, checkpoint = 2000, concurrency = 20) {
+  const probe = path.join(KIT_DIR, "bench", ".work", `heap-${process.pid}.json`);
+  const preload = fileURLToPath(new URL("./heap-probe.mjs", import.meta.url));
+  const server = await startServer({
+    dir: DIR,
+    env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${preload}`.trim(), BDK_HEAP_PROBE_FILE: probe },
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency * 2 });
+  try {
+    let done = 0;
+    const turn = async () => {
+      const created = await postJson<{ sessionId: string }>(agent, `${server.url}/v1/session`, { message: "hello", title: "bench-memory" });
+      await followWithNodeHttp(`${server.url}/v1/session/${created.sessionId}/stream`, (event) => event.type === "session.waiting");
+      done++;
+    };
+    const runUntil = async (count: number) => {
+      await Promise.all(Array.from({ length: concurrency }, async () => {
+        while (done < count) await turn();
+      }));
+    };
+    await runUntil(checkpoint);
+    const first = await retainedMemory(server.child.pid!, probe);
+    await runUntil(total);
+    const last = await retainedMemory(server.child.pid!, probe);
+    const growth = (a: number, b: number) => `${b >= a ? "+" : ""}${fmt(((b - a) / a) * 100)} %`;
+    console.log(
+      `memory per session served: after ${checkpoint} turns RSS ${fmt(first.rss)} MB, live heap ${fmt(first.heap)} MB; ` +
+        `after ${done} turns RSS ${fmt(last.rss)} MB (${growth(first.rss, last.rss)}), live heap ${fmt(last.heap)} MB (${growth(first.heap, last.heap)}) (target: flat within 10 %)`,
+    );
+  } finally {
+    agent.destroy();
+    await server.stop();
+    rmSync(probe, { force: true });
+  }
+}
+
 async function replay() {
   const stateRoot = path.join(KIT_DIR, "bench", ".work", `replay-${Date.now()}`);
   const store = openStore(stateRoot);
@@ -211,12 +271,16 @@ async function replay() {
   }
 }
 
-const server = await coldStart();
-try {
-  await turnOverhead(server.url);
-  await concurrentSessions(server.url);
-  await fanOut(server.url);
-} finally {
-  await server.stop();
+// `npx tsx bench/http/run.ts memory` runs only the memory figure.
+if (process.argv[2] !== "memory") {
+  const server = await coldStart();
+  try {
+    await turnOverhead(server.url);
+    await concurrentSessions(server.url);
+    await fanOut(server.url);
+  } finally {
+    await server.stop();
+  }
+  await replay();
 }
-await replay();
+await memoryPerSession();
