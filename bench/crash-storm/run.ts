@@ -60,7 +60,7 @@ function acknowledge(session: Session, message: string): void {
 async function followUp(server: RunningServer, session: Session, message: string, token: string, admission: string) {
   const response = await fetch(`${server.url}/v1/session/${session.id}`, {
     method: "POST",
-    headers: { "content-type": "application/json", "idempotency-key": message },
+    headers: { "content-type": "application/json", "idempotency-key": message.replaceAll(" ", "-") },
     body: JSON.stringify({ message, continuationToken: token, admission }),
   });
   return { status: response.status, body: (await response.json()) as { continuationToken?: string } };
