@@ -20,6 +20,7 @@ export function startTestRuntime(options: {
   agent: ResolvedAgent;
   stepDelayMs?: number;
   models?: ModelCandidate[];
+  idleSessionsCached?: number;
 }): TestRuntime {
   const store = openStore(options.stateRoot);
   const runtime = new SessionRuntime({
@@ -30,6 +31,7 @@ export function startTestRuntime(options: {
     resolveModels: (_config, agentName) =>
       options.models ?? [{ id: "scripted", model: createScriptedModel({ agentName, stepDelayMs: options.stepDelayMs }) }],
     isModelUnavailable: () => false,
+    idleSessionsCached: options.idleSessionsCached,
   });
   return {
     runtime,
