@@ -22,6 +22,9 @@ import { PREEMPTED, SHUTDOWN, STOPPED } from "./turn-runner.ts";
 
 export type Admission = "preempt" | "coalesce";
 
+/** How long a graceful stop waits for aborted turns to end; one that takes longer is recovered by the next start. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export interface TurnChainOptions {
   store: Store;
   lives: LiveSessions;
@@ -136,7 +139,9 @@ export class TurnChain {
    * A graceful stop: no new message is accepted; running and waiting turns
    * end `interrupted` (as a restart after a crash would record them); a turn
    * parked on an approval stays parked, its approval pending, for the next
-   * process to resume. Resolves when the turns that end have ended.
+   * process to resume. Resolves when the turns that end have ended (or
+   * after a grace period: a tool that ignores its abort signal cannot hold
+   * the process; the next start recovers that turn as after a crash).
    */
   async shutdown(): Promise<void> {
     this.closing = true;
@@ -148,7 +153,10 @@ export class TurnChain {
       if (live.running && this.options.approvals.isWaiting(live.running.turnId)) continue;
       ending.push(live.tail);
     }
-    await Promise.allSettled(ending);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
+    await Promise.race([Promise.allSettled(ending), grace]);
+    clearTimeout(timer);
   }
 
   private join(next: QueuedTurn, message: string, workspaceFiles: Record<string, string> | undefined): void {
