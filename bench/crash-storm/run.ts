@@ -32,6 +32,7 @@ interface Unanswered {
   session: Session;
   message: string;
   token: string;
+  admission: string;
 }
 
 const dir = tempProject({
@@ -71,9 +72,10 @@ async function storm(server: RunningServer, session: Session, round: number, kil
   for (let n = 0; !killed(); n++) {
     const message = `storm r${round} ${session.id.slice(-6)} #${n}`;
     const token = session.token;
+    const admission = Math.random() < 0.75 ? "coalesce" : "preempt";
     sent++;
     try {
-      const answer = await followUp(server, session, message, token, Math.random() < 0.75 ? "coalesce" : "preempt");
+      const answer = await followUp(server, session, message, token, admission);
       if (answer.status === 202) {
         acknowledge(session, message);
         session.token = answer.body.continuationToken!;
@@ -84,7 +86,7 @@ async function storm(server: RunningServer, session: Session, round: number, kil
       }
     } catch {
       // The server died with the request in flight: whether it was stored is for the retry to find out.
-      unanswered.push({ session, message, token });
+      unanswered.push({ session, message, token, admission });
       return;
     }
     await sleep(20 + Math.random() * 100);
@@ -98,8 +100,8 @@ async function currentToken(server: RunningServer, session: Session): Promise<st
 
 /** Sends again, with the same key and old token, what the crash left unanswered. */
 async function retryUnanswered(server: RunningServer): Promise<void> {
-  for (const { session, message, token } of unanswered.splice(0)) {
-    const answer = await followUp(server, session, message, token, "coalesce");
+  for (const { session, message, token, admission } of unanswered.splice(0)) {
+    const answer = await followUp(server, session, message, token, admission);
     // 202: stored before the crash (the first answer again) or accepted now. 409: never stored, and the token moved on.
     if (answer.status === 202) acknowledge(session, message);
     else if (answer.status !== 409) anomalies.push(`retry of ${JSON.stringify(message)} answered ${answer.status}`);

@@ -137,6 +137,13 @@ export class TurnExecutor {
    * is for turns that never reached the loop (which records its own end).
    */
   finish(session: SessionRow, turnId: string, end: TurnEnd, emitFailure?: (draft: EventDraft) => void): TurnEnd {
+    // One transaction: the turn's end event (still buffered), the session's next state and the rows agree after any crash.
+    this.options.store.transaction(() => this.record(session, turnId, end, emitFailure));
+    if (end.status === "completed") this.remember(session, turnId, end.text);
+    return end;
+  }
+
+  private record(session: SessionRow, turnId: string, end: TurnEnd, emitFailure?: (draft: EventDraft) => void): void {
     const { store, log, lives, services } = this.options;
     const at = services.now().toISOString();
     if (end.status !== "completed" && emitFailure) {
@@ -154,8 +161,7 @@ export class TurnExecutor {
       }
       const updated = store.sessions.update(session.id, { status: session.mode === "task" ? "completed" : "waiting", usage });
       if (live && updated) live.session = updated;
-      this.remember(session, turnId, end.text);
-      return end;
+      return;
     }
     store.turns.update(turnId, { status: end.status, endedAt: at });
     if (session.mode === "task") {
@@ -165,7 +171,6 @@ export class TurnExecutor {
       log.append(session.id, [{ type: "session.waiting", data: {} }]);
       store.sessions.update(session.id, { status: "waiting" });
     }
-    return end;
   }
 
   /**
