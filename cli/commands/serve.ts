@@ -1,5 +1,7 @@
 import path from "node:path";
+import { formatLogLine } from "../../server/host/logger.ts";
 import { type Command, type CommandIO, type FlagSpec, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
+import { OBSERVABILITY_FLAGS, observabilityOptions } from "../observability-flags.ts";
 
 const SERVE_FLAGS: FlagSpec[] = [
   { name: "dir", type: "string", description: "a project, or a folder of projects", default: "." },
@@ -14,6 +16,7 @@ const SERVE_FLAGS: FlagSpec[] = [
   { name: "docs", type: "boolean", description: "serve the documentation at /docs (--no-docs)", default: true },
   { name: "state-root", type: "string", description: "state directory", default: "<dir>/.bdk/state" },
   { name: "model", type: "string", description: "model id for every agent, overrides BDK_MODEL" },
+  ...OBSERVABILITY_FLAGS,
 ];
 
 async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise<number> {
@@ -21,7 +24,11 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be a port number");
   const mode = stringFlag(args, "mode");
   if (mode !== undefined && mode !== "single" && mode !== "multi") throw new UsageError("--mode is single or multi");
+  const { logFormat = "text", otel } = observabilityOptions(args);
   const log = (line: string) => io.stderr.write(`${line}\n`);
+  // With --log-format json every line is JSON, the addresses printed at start too.
+  const announce = (line: string) =>
+    io.stdout.write(`${logFormat === "json" ? formatLogLine({ level: "info", message: line }, "json") : line}\n`);
 
   const { serve } = await import("../../web/serve.ts");
   const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
@@ -38,12 +45,14 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
     model: stringFlag(args, "model"),
     env: io.env,
     log,
+    logFormat,
+    otel,
   });
   for (const { slug, opened } of handle.agents) {
     const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;
-    io.stdout.write(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)\n`);
+    announce(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)`);
   }
-  io.stdout.write(`Serving at ${handle.url} — Ctrl-C to stop.\n`);
+  announce(`Serving at ${handle.url} — Ctrl-C to stop.`);
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
