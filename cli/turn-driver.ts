@@ -3,6 +3,7 @@ import path from "node:path";
 import { messageOf } from "../server/protocol/errors.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { type CommandIO, type ParsedArgs, stringFlag, UsageError } from "./command.ts";
+import { consoleAsJsonLines } from "../server/host/logger.ts";
 import { observabilityOptions } from "./observability-flags.ts";
 import { RemoteAgent } from "./remote.ts";
 
@@ -52,6 +53,8 @@ export async function openDriver(args: ParsedArgs, io: CommandIO): Promise<TurnD
 
 async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver> {
   const { logFormat, otel } = observabilityOptions(args);
+  // stdout carries the command's output: console lines (a tool's console.log) join the log on stderr.
+  const restoreConsole = logFormat === "json" ? consoleAsJsonLines((_level, line) => io.stderr.write(`${line}\n`)) : undefined;
   const { openAgent } = await import("../server/host/open-agent.ts");
   const opened = await openAgent(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
     stateRoot: stringFlag(args, "state-root"),
@@ -61,6 +64,9 @@ async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver>
     echo: logFormat ? (line) => io.stderr.write(`${line}\n`) : undefined,
     logFormat,
     otel,
+  }).catch((error: unknown) => {
+    restoreConsole?.();
+    throw error;
   });
   const principal = { type: "user" as const, id: "local" };
   let sessionId = stringFlag(args, "session");
@@ -90,7 +96,10 @@ async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver>
     async resolveApproval(id, approvalId, decision) {
       return opened.runtime.resolveApproval(id, approvalId, decision, principal);
     },
-    close: () => opened.close(),
+    async close() {
+      await opened.close();
+      restoreConsole?.();
+    },
   };
 }
 

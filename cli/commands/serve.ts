@@ -1,5 +1,5 @@
 import path from "node:path";
-import { formatLogLine } from "../../server/host/logger.ts";
+import { consoleAsJsonLines, formatLogLine } from "../../server/host/logger.ts";
 import { type Command, type CommandIO, type FlagSpec, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
 import { OBSERVABILITY_FLAGS, observabilityOptions } from "../observability-flags.ts";
 
@@ -26,40 +26,48 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
   if (mode !== undefined && mode !== "single" && mode !== "multi") throw new UsageError("--mode is single or multi");
   const { logFormat = "text", otel } = observabilityOptions(args);
   const log = (line: string) => io.stderr.write(`${line}\n`);
+  const restoreConsole =
+    logFormat === "json"
+      ? consoleAsJsonLines((level, line) => (level === "warn" || level === "error" ? io.stderr : io.stdout).write(`${line}\n`))
+      : undefined;
   // With --log-format json every line is JSON, the addresses printed at start too.
   const announce = (line: string) =>
     io.stdout.write(`${logFormat === "json" ? formatLogLine({ level: "info", message: line }, "json") : line}\n`);
 
-  const { serve } = await import("../../web/serve.ts");
-  const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
-    host: stringFlag(args, "host"),
-    port,
-    mode,
-    dev: dev || args.flags.dev === true,
-    authToken: (args.flags["bearer-token"] as string[] | undefined) ?? io.env.BDK_BEARER_TOKEN,
-    allowAnonymous: args.flags["allow-anonymous"] === true,
-    playground: args.flags.playground !== false,
-    docs: args.flags.docs !== false,
-    schedules: args.flags.schedules !== false,
-    stateRoot: stringFlag(args, "state-root"),
-    model: stringFlag(args, "model"),
-    env: io.env,
-    log,
-    logFormat,
-    otel,
-  });
-  for (const { slug, opened } of handle.agents) {
-    const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;
-    announce(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)`);
-  }
-  announce(`Serving at ${handle.url} — Ctrl-C to stop.`);
+  try {
+    const { serve } = await import("../../web/serve.ts");
+    const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
+      host: stringFlag(args, "host"),
+      port,
+      mode,
+      dev: dev || args.flags.dev === true,
+      authToken: (args.flags["bearer-token"] as string[] | undefined) ?? io.env.BDK_BEARER_TOKEN,
+      allowAnonymous: args.flags["allow-anonymous"] === true,
+      playground: args.flags.playground !== false,
+      docs: args.flags.docs !== false,
+      schedules: args.flags.schedules !== false,
+      stateRoot: stringFlag(args, "state-root"),
+      model: stringFlag(args, "model"),
+      env: io.env,
+      log,
+      logFormat,
+      otel,
+    });
+    for (const { slug, opened } of handle.agents) {
+      const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;
+      announce(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)`);
+    }
+    announce(`Serving at ${handle.url} — Ctrl-C to stop.`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  await handle.close();
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    await handle.close();
+  } finally {
+    restoreConsole?.();
+  }
   return 0;
 }
 

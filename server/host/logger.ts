@@ -1,3 +1,4 @@
+import { format, stripVTControlCharacters } from "node:util";
 import type { Store } from "../store/index.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -84,4 +85,20 @@ function liftString(fields: Record<string, unknown>, keys: string[]): string | u
     return value;
   }
   return undefined;
+}
+
+const CONSOLE_LEVELS = { log: "info", info: "info", debug: "debug", warn: "warn", error: "error" } as const;
+
+/**
+ * Under `--log-format json`, what is printed with `console.*` (Next.js's own
+ * lines, a tool's `console.log`) becomes JSON lines too, so a log shipper
+ * reads one format. Returns the function that puts the console back.
+ */
+export function consoleAsJsonLines(write: (level: LogLevel, line: string) => void): () => void {
+  const original = { ...console };
+  for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
+    console[method as keyof typeof CONSOLE_LEVELS] = (...args: unknown[]) =>
+      write(level, formatLogLine({ level, message: stripVTControlCharacters(format(...args)) }, "json"));
+  }
+  return () => Object.assign(console, original);
 }

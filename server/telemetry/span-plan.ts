@@ -235,7 +235,9 @@ function planSteps(run: Run, context: AgentContext): SpanPlan[] {
   let cursor = Number.NEGATIVE_INFINITY;
   for (const step of run.steps) {
     if (step.start !== undefined) {
-      const chat = planChat(step, step.start, run, context, captureContent ? JSON.stringify(conversation) : undefined);
+      // Stored times are cut to the millisecond: a step never starts before the previous one's tools end.
+      const start = Math.max(step.start, cursor);
+      const chat = planChat(step, start, run, context, captureContent ? JSON.stringify(conversation) : undefined);
       spans.push(chat);
       cursor = Math.max(cursor, chat.end);
     }
