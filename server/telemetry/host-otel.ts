@@ -43,7 +43,8 @@ export function createHostOtel(logger: Logger, sink: MetricsSink | undefined): H
     }
     if (typeof value !== "number" || !Number.isFinite(value) || (kind === "counter" && value < 0)) {
       const expected = kind === "counter" ? "a finite number ≥ 0 (a counter only goes up)" : "a finite number";
-      warnOnce(`${call}("${name}"): the value must be ${expected}, got ${JSON.stringify(value)}; it is dropped.`);
+      const got = typeof value === "number" ? String(value) : JSON.stringify(value);
+      warnOnce(`${call}("${name}"): the value must be ${expected}, got ${got}; it is dropped.`);
       return false;
     }
     kinds.set(name, kind);
