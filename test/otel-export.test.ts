@@ -22,7 +22,7 @@ import {
   METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
 } from "@opentelemetry/semantic-conventions/incubating";
 import { afterEach, describe, expect, it } from "vitest";
-import { KIT_DIR, readNdjson, startServer } from "./support/bdk-server.ts";
+import { freePort, KIT_DIR, readNdjson, startServer } from "./support/bdk-server.ts";
 import { type OtlpReceiver, type SpanNode, shape, spanTrees, startOtlpReceiver } from "./support/otlp-receiver.ts";
 import { runBdk, runProcess } from "./support/run-process.ts";
 
@@ -200,6 +200,15 @@ describe("OpenTelemetry export over OTLP/HTTP", () => {
     const refused = await runBdk(["run", "--dir", FIXTURE, "--otel", "localhost:4318", "--message", MESSAGE]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--otel expects the collector\'s OTLP/HTTP base URL (http://host:4318), got "localhost:4318"');
+  });
+
+  it("a collector that is down costs a warning, never the turn", async () => {
+    const run = await runBdk(
+      ["run", "--dir", FIXTURE, "--state-root", stateRoot(), "--otel", `http://127.0.0.1:${await freePort()}`, "--log-format", "text", "--text", "--message", "hello"],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("I am otel-bot");
+    expect(run.stderr).toMatch(/\[warn\] Telemetry: the last export failed: connect ECONNREFUSED|\[warn\] OpenTelemetry: .*ECONNREFUSED/);
   });
 
   it("loads no OpenTelemetry module when no endpoint is configured", async () => {

@@ -40,6 +40,7 @@ describe("telemetrySettings", () => {
         OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20x",
         OTEL_EXPORTER_OTLP_TRACES_HEADERS: "x-tenant=shop",
         OTEL_SERVICE_NAME: "shop-prod",
+        OTEL_EXPORTER_OTLP_METRICS_TIMEOUT: "20000",
         OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "TRUE",
         BDK_OTEL_CONTENT_LIMIT: "lots",
       },
@@ -47,8 +48,8 @@ describe("telemetrySettings", () => {
       DEFAULTS,
     );
     expect(settings).toMatchObject({
-      traces: { protocol: "http/json", headers: ["authorization=Bearer%20x", "x-tenant=shop"] },
-      metrics: { protocol: "http/protobuf", headers: ["authorization=Bearer%20x"] },
+      traces: { protocol: "http/json", headers: ["authorization=Bearer%20x", "x-tenant=shop"], timeoutMs: 5000 },
+      metrics: { protocol: "http/protobuf", headers: ["authorization=Bearer%20x"], timeoutMs: 20000 },
       serviceName: "shop-prod",
       captureContent: true,
       contentLimit: 4096,

@@ -12,6 +12,8 @@ export interface OtlpTarget {
   protocol: OtlpProtocol;
   /** `key=value,key2=value2` (W3C baggage form, values URL-encoded), generic then signal-specific. */
   headers: string[];
+  /** How long one export may take, retries included. */
+  timeoutMs: number;
 }
 
 export interface TelemetrySettings {
@@ -33,6 +35,11 @@ export interface TelemetryFlags {
 }
 
 export const DEFAULT_CONTENT_LIMIT = 4096;
+/**
+ * Half the SDK's 10 s: an export to a collector that is down gives up (and
+ * the process can exit) within the 5 s BDK waits for the last one.
+ */
+const DEFAULT_EXPORT_TIMEOUT_MS = 5_000;
 const DEFAULT_METRIC_INTERVAL_MS = 60_000;
 
 const SIGNALS = {
@@ -105,7 +112,9 @@ function otlpTarget(signal: keyof typeof SIGNALS, env: Env, flags: TelemetryFlag
   const headers = [env.OTEL_EXPORTER_OTLP_HEADERS, env[`OTEL_EXPORTER_OTLP_${variable}_HEADERS`]].filter(
     (value): value is string => Boolean(value?.trim()),
   );
-  return { url, protocol: protocolOf(signal, env, warnings), headers };
+  const timeoutVariable = env[`OTEL_EXPORTER_OTLP_${variable}_TIMEOUT`] ? `OTEL_EXPORTER_OTLP_${variable}_TIMEOUT` : "OTEL_EXPORTER_OTLP_TIMEOUT";
+  const timeoutMs = positiveInteger(env, timeoutVariable, DEFAULT_EXPORT_TIMEOUT_MS, warnings);
+  return { url, protocol: protocolOf(signal, env, warnings), headers, timeoutMs };
 }
 
 function protocolOf(signal: keyof typeof SIGNALS, env: Env, warnings: string[]): OtlpProtocol {

@@ -162,14 +162,18 @@ function headersOf(target: OtlpTarget): Record<string, string> {
   return Object.assign({}, ...target.headers.map((raw) => parseKeyPairsIntoRecord(raw)));
 }
 
+function exporterOptions(target: OtlpTarget) {
+  return { url: target.url, headers: headersOf(target), timeoutMillis: target.timeoutMs };
+}
+
 async function traceExporter(target: OtlpTarget) {
-  const options = { url: target.url, headers: headersOf(target) };
+  const options = exporterOptions(target);
   if (target.protocol === "http/json") return new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter(options);
   return new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter(options);
 }
 
 async function metricExporter(target: OtlpTarget) {
-  const options = { url: target.url, headers: headersOf(target) };
+  const options = exporterOptions(target);
   if (target.protocol === "http/json") return new (await import("@opentelemetry/exporter-metrics-otlp-http")).OTLPMetricExporter(options);
   return new (await import("@opentelemetry/exporter-metrics-otlp-proto")).OTLPMetricExporter(options);
 }
@@ -188,15 +192,28 @@ function routeDiagnostics(logger: Logger): void {
   if (!diagnosticsRouted) {
     diagnosticsRouted = true;
     const report = (message: string, ...args: unknown[]) => {
-      const text = [message, ...args.map((arg) => (arg instanceof Error ? arg.message : typeof arg === "string" ? arg : JSON.stringify(arg)))]
-        .join(" ")
-        .slice(0, 500);
+      const text = [message, ...args].map(diagnosticText).join(" ").slice(0, 500);
       for (const target of diagnosticLoggers) warnOnce(target, `OpenTelemetry: ${text}`);
     };
     const ignore = () => {};
     diag.setLogger({ error: report, warn: report, info: ignore, debug: ignore, verbose: ignore }, DiagLogLevel.WARN);
   }
   diagnosticLoggers.add(logger);
+}
+
+/** The SDK's error handler hands over exceptions as JSON (`{"stack":…,"message":…}`): keep the message. */
+function diagnosticText(value: unknown): string {
+  if (value instanceof Error) return value.message;
+  if (typeof value !== "string") return JSON.stringify(value);
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === "object" && parsed !== null && typeof (parsed as { message?: unknown }).message === "string") {
+      return (parsed as { message: string }).message;
+    }
+  } catch {
+    // plain text
+  }
+  return value;
 }
 
 function warnOnce(logger: Logger, message: string): void {
