@@ -178,7 +178,7 @@ describe("first-party mounts", () => {
     const cloud = cursorCloudAgents({ cloud: { repos: [{ url: "https://github.com/acme/checkout" }] } });
     const result = await cloud.contributions.tools.list.execute({}, ctx);
     expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("CURSOR_API_KEY") }] });
-    await expect(launchCloudAgent(ctx, { prompt: "x", repository: "https://github.com/acme/checkout" })).rejects.toThrow(/CURSOR_API_KEY/);
+    await expect(launchCloudAgent(ctx, { prompt: "x", cloud: { repos: [{ url: "https://github.com/acme/checkout" }] } })).rejects.toThrow(/CURSOR_API_KEY/);
 
     const grok = cursorGrokBotAgents({ agents: ["vat-books"] });
     expect(Object.keys(grok.contributions.tools).sort()).toEqual(["ask", "check", "interrupt", "list"]);
