@@ -73,8 +73,9 @@ describe("channels", () => {
     }
   });
 
-  it("defaultGitHubAuth acts for the human sender and ignores bots", () => {
-    expect(defaultGitHubAuth({ sender: { login: "octocat", type: "User" } })).toEqual({ auth: { type: "user", id: "github:octocat" } });
+  it("defaultGitHubAuth acts for the human sender and ignores bots; its value is a principal and a hook result", () => {
+    const octocat = { type: "user", id: "github:octocat" };
+    expect(defaultGitHubAuth({ sender: { login: "octocat", type: "User" } })).toEqual({ ...octocat, auth: octocat });
     expect(defaultGitHubAuth({ sender: { login: "dependabot[bot]", type: "Bot" } })).toBeNull();
   });
 });

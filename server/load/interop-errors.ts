@@ -7,11 +7,10 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
+import { projectFrame } from "./project-frame.ts";
 
 const INTEROP_CALL = /^\(0\s*,\s*(_[\w$]*?)\d*\.([\w$]+)\) is not a function$/;
-const STACK_FRAME = /\(?((?:file:\/\/)?\/[^():\n]+):(\d+):\d+\)?$/;
 
 interface ImportBinding {
   local: string;
@@ -32,7 +31,7 @@ export function explainInteropError(error: unknown, rootDir: string): InteropExp
   const match = INTEROP_CALL.exec(error.message);
   if (!match) return undefined;
   const [, binding, member] = match;
-  const site = projectFrame(error.stack ?? "", rootDir);
+  const site = projectFrame(error, rootDir);
   const imports = site ? importsOf(site.absolute) : [];
   const found = imports.find((entry) => entry.imported === member && babelBinding(entry.source) === binding);
   const where = site ? { file: path.relative(rootDir, site.absolute), line: site.line } : {};
@@ -72,20 +71,6 @@ function functionExports(module: object): string[] {
   return Object.entries(module)
     .filter(([name, value]) => name !== "default" && typeof value === "function")
     .map(([name]) => name);
-}
-
-/** The first stack frame in the project's own files (not its node_modules). */
-function projectFrame(stack: string, rootDir: string): { absolute: string; line: number } | undefined {
-  const root = rootDir.endsWith(path.sep) ? rootDir : rootDir + path.sep;
-  for (const line of stack.split("\n").slice(1)) {
-    const frame = STACK_FRAME.exec(line.trim());
-    if (!frame) continue;
-    const absolute = frame[1].startsWith("file://") ? fileURLToPath(frame[1]) : frame[1];
-    if (absolute.startsWith(root) && !absolute.slice(root.length).split(path.sep).includes("node_modules")) {
-      return { absolute, line: Number(frame[2]) };
-    }
-  }
-  return undefined;
 }
 
 const DEFAULT_IMPORT = /\bimport\s+(?!type\b)([A-Za-z_$][\w$]*)\s*(?:,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+)\s*)?from\s*["']([^"']+)["']/g;
