@@ -58,7 +58,9 @@ export async function asToolResult(service: string, call: () => Promise<unknown>
   try {
     return await call();
   } catch (error) {
-    return errorResult((error as Error).message);
+    // fetch reports a refused connection as "fetch failed" with the reason in `cause`.
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    return errorResult(`${(error as Error).message}${cause ? ` (${cause})` : ""}`);
   }
 }
 

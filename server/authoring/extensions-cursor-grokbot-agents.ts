@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { defineExtension } from "./extensions.ts";
 import { defineTool, type ToolContext } from "./tools.ts";
-import { CURSOR_API_KEY, cursorApiKey, errorResult, missingCredential } from "./cursor-api.ts";
+import { asToolResult, cursorApiKey } from "./cursor-api.ts";
 import type { JsonValue } from "./types.ts";
 
 const SERVICE = "GrokBot agents";
@@ -53,8 +53,6 @@ interface RemoteEvent {
   data: { text?: string; result?: string; message?: string; finishReason?: string };
 }
 
-class RemoteError extends Error {}
-
 function baseUrlOf(agent: AgentEntry): string | undefined {
   if (agent.url) return agent.url;
   const base = process.env[GROKBOT_AGENTS_URL];
@@ -62,7 +60,8 @@ function baseUrlOf(agent: AgentEntry): string | undefined {
 }
 
 async function request(agent: AgentEntry, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<Response> {
-  const response = await fetch(new URL(path.replace(/^\//, ""), `${baseUrlOf(agent)!.replace(/\/?$/, "/")}`), {
+  // findAgent only hands out agents that have a base URL.
+  const response = await fetch(new URL(path.replace(/^\//, ""), baseUrlOf(agent)!.replace(/\/?$/, "/")), {
     method: init.method ?? "GET",
     headers: { authorization: `Bearer ${cursorApiKey()}`, "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -70,7 +69,7 @@ async function request(agent: AgentEntry, path: string, init: { method?: string;
   });
   if (!response.ok) {
     const text = await response.text();
-    throw new RemoteError(`${agent.name}: ${init.method ?? "GET"} ${path} failed with ${response.status}: ${text.slice(0, 300)}`);
+    throw new Error(`${agent.name}: ${init.method ?? "GET"} ${path} failed with ${response.status}: ${text.slice(0, 300)}`);
   }
   return response;
 }
@@ -161,24 +160,14 @@ export const cursorGrokBotAgents = defineExtension({
     function findAgent(name: string | undefined): AgentEntry {
       if (name === undefined) {
         if (agents.length === 1) return agents[0];
-        throw new RemoteError(`Name the agent to ask: one of ${known}.`);
+        throw new Error(`Name the agent to ask: one of ${known}.`);
       }
       const agent =
         agents.find((candidate) => candidate.name === name) ??
         agents.find((candidate) => candidate.name.toLowerCase() === name.trim().toLowerCase());
-      if (!agent) throw new RemoteError(`Unknown agent "${name}". Known agents: ${known}.`);
-      if (!baseUrlOf(agent)) throw new RemoteError(`Agent "${agent.name}" has no url: give it one, or set ${GROKBOT_AGENTS_URL}.`);
+      if (!agent) throw new Error(`Unknown agent "${name}". Known agents: ${known}.`);
+      if (!baseUrlOf(agent)) throw new Error(`Agent "${agent.name}" has no url: give it one, or set ${GROKBOT_AGENTS_URL}.`);
       return agent;
-    }
-
-    async function run(body: () => Promise<unknown>): Promise<unknown> {
-      if (!cursorApiKey()) return missingCredential(CURSOR_API_KEY, SERVICE);
-      try {
-        return await body();
-      } catch (error) {
-        const cause = (error as { cause?: { message?: string } }).cause?.message;
-        return errorResult(`${(error as Error).message}${cause ? ` (${cause})` : ""}`);
-      }
     }
 
     /** The conversation named by sessionId, or the last one of this session; `agent`, when given, must be its bot. */
@@ -188,7 +177,7 @@ export const cursorGrokBotAgents = defineExtension({
       const agent = agentName === undefined ? undefined : findAgent(agentName).name;
       if (!conversation || (agent !== undefined && conversation.agent !== agent)) {
         const withAgent = agent ? ` with ${agent}` : "";
-        throw new RemoteError(
+        throw new Error(
           sessionId === undefined
             ? `No conversation${withAgent} was started in this session: ask first, or pass the sessionId ask returned.`
             : `No conversation ${sessionId}${withAgent} was started by this agent.`,
@@ -237,7 +226,7 @@ export const cursorGrokBotAgents = defineExtension({
           wait_seconds: waitSeconds,
         }),
         execute: ({ agent, message, sessionId, wait_seconds }, ctx) =>
-          run(async () => {
+          asToolResult(SERVICE, async () => {
             const entry = findAgent(agent);
             let conversation: Conversation;
             if (sessionId === undefined) {
@@ -266,7 +255,7 @@ export const cursorGrokBotAgents = defineExtension({
         effect: "read",
         inputSchema: z.object({ agent: agentName, sessionId: sessionIdInput, wait_seconds: waitSeconds }),
         execute: ({ agent, sessionId, wait_seconds }, ctx) =>
-          run(async () => {
+          asToolResult(SERVICE, async () => {
             const conversation = await remembered(ctx, agent, sessionId);
             return report(findAgent(conversation.agent), conversation, wait_seconds, ctx);
           }),
@@ -276,7 +265,7 @@ export const cursorGrokBotAgents = defineExtension({
         effect: "write",
         inputSchema: z.object({ agent: agentName, sessionId: sessionIdInput }),
         execute: ({ agent, sessionId }, ctx) =>
-          run(async () => {
+          asToolResult(SERVICE, async () => {
             const conversation = await remembered(ctx, agent, sessionId);
             const path = `/v1/session/${encodeURIComponent(conversation.sessionId)}/stop`;
             const stopped = await requestJson(findAgent(conversation.agent), path, { method: "POST", signal: ctx.abortSignal });
