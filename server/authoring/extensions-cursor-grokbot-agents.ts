@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { defineExtension } from "./extensions.ts";
 import { defineTool, type ToolContext } from "./tools.ts";
-import { asToolResult, cursorApiKey } from "./cursor-api.ts";
+import { asToolResult, cursorApiKey, modelSettingSchema } from "./cursor-api.ts";
 import type { JsonValue } from "./types.ts";
 
 const SERVICE = "GrokBot agents";
@@ -26,7 +26,11 @@ const agentSchema = z.union([
   z.object({ name: z.string(), description: z.string().optional(), url: z.string().url().optional() }),
 ]);
 
-const configSchema = z.object({ agents: z.array(agentSchema) });
+const configSchema = z.object({
+  agents: z.array(agentSchema),
+  /** Accepted as published projects pass it; each bot answers with its own model. */
+  model: modelSettingSchema.optional(),
+});
 
 export type CursorGrokBotAgentsConfig = z.input<typeof configSchema>;
 
