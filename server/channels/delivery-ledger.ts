@@ -3,7 +3,8 @@
  * the id of a delivery already handled; the ledger remembers ids for a day in
  * the state store, so a retry never starts a second turn, even after a restart.
  * The GitHub pack also records a digest of each body it takes (source
- * `github-body`), so a captured payload replayed under a new id is refused too.
+ * `github-body:<channel>`), so a captured payload replayed under a new id is
+ * refused too.
  */
 import type { Clock } from "../schedules/clock.ts";
 import type { Store } from "../store/index.ts";

@@ -35,16 +35,18 @@ export async function handleGitHubRequest(request: PackRequest, options: GitHubC
   const hook = hookFor(eventName, options);
   if (!hook) return Response.json({ ok: true, ignored: true });
   checkPayload(eventName, event);
-  // A captured payload replayed under a new delivery id has the same bytes.
+  // A captured payload replayed under a new delivery id has the same bytes. Per channel: two
+  // webhooks (a repository's and its organization's) may deliver the same event to two channels.
+  const bodies = `github-body:${request.channelId}`;
   const bodyDigest = createHash("sha256").update(rawBody).digest("hex");
-  if (ledger.seen("github", deliveryId) || ledger.seen("github-body", bodyDigest)) return Response.json({ ok: true, duplicate: true });
+  if (ledger.seen("github", deliveryId) || ledger.seen(bodies, bodyDigest)) return Response.json({ ok: true, duplicate: true });
   if (sentByBot(event, options.botName)) return Response.json({ ok: true, ignored: true });
 
   const ctx: GitHubHookContext = { ...event, eventName, deliveryId, payload: event, host: request.host };
   const decision = await runHook(request, hook, ctx, subjectFor(hook.name, event));
   if (!decision) return Response.json({ ok: true, ignored: true });
   // Checked and recorded right before the message is stored (no await in between), so two copies never both start a turn.
-  if (!ledger.claim("github", deliveryId) || !ledger.claim("github-body", bodyDigest)) return Response.json({ ok: true, duplicate: true });
+  if (!ledger.claim("github", deliveryId) || !ledger.claim(bodies, bodyDigest)) return Response.json({ ok: true, duplicate: true });
 
   const conversation = conversationOf(eventName, event);
   const described = decision.message ?? describeEvent(eventName, event, conversation);
