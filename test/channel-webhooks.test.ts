@@ -153,7 +153,7 @@ describe("Slack Events API", () => {
     const response = await fetch(`${server.url}/v1/channels/slack`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature },
-      body,
+      body: new Uint8Array(body),
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true, sessionId: expect.stringMatching(/^ses_/) });

@@ -9,9 +9,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyProject, removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
-import { openStore, type Store } from "../server/store/index.ts";
 import { serve, type ServeHandle } from "../web/serve.ts";
-import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { KIT_DIR } from "./support/bdk-server.ts";
+import { servedChild } from "./support/served-project.ts";
 import { type PlatformApiServer, startPlatformApiServer } from "./support/platform-api-server.ts";
 import { runBdk } from "./support/run-process.ts";
 
@@ -117,21 +117,10 @@ describe("extensions-default-import", () => {
 });
 
 describe("extensions-default-import under bdk serve", () => {
-  let server: RunningServer;
-  let store: Store;
-
-  beforeAll(async () => {
-    server = await startServer({ dir, env });
-    store = openStore(server.stateRoot);
-  }, 240_000);
-
-  afterAll(async () => {
-    store?.close();
-    await server?.stop();
-  });
+  const served = servedChild(() => ({ dir, env }));
 
   const post = async (route: string, body: unknown) =>
-    (await (await fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as Record<
+    (await (await fetch(`${served.server.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as Record<
       string,
       string
     >;
@@ -140,7 +129,7 @@ describe("extensions-default-import under bdk serve", () => {
   async function toolResult(sessionId: string, name: string): Promise<Record<string, unknown>> {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const events = store.events.list(sessionId) as AnyBdkEvent[];
+      const events = served.store.events.list(sessionId) as AnyBdkEvent[];
       const result = events.find((event) => event.type === "action.result" && event.data.name === name);
       const ended = result && events.some((event) => event.index > result.index && event.type === "turn.completed");
       if (result && ended) return (result.data as { output: Record<string, unknown> }).output;
@@ -150,7 +139,7 @@ describe("extensions-default-import under bdk serve", () => {
   }
 
   it("lists the mounts in GET /v1/info", async () => {
-    const info = (await (await fetch(`${server.url}/v1/info`)).json()) as { extensions: { namespace: string }[] };
+    const info = (await (await fetch(`${served.server.url}/v1/info`)).json()) as { extensions: { namespace: string }[] };
     expect(info.extensions.map((extension) => extension.namespace)).toEqual(["cloud", "grokbot", "jev", "notion"]);
   });
 

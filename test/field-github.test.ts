@@ -10,8 +10,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyProject, removeTempProjects } from "../server/load/testing/temp-project.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
-import { openStore, type Store } from "../server/store/index.ts";
-import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { KIT_DIR } from "./support/bdk-server.ts";
+import { servedChild } from "./support/served-project.ts";
 import { runBdk } from "./support/run-process.ts";
 
 const SECRET = "field-github-secret";
@@ -47,19 +47,8 @@ describe("github-two-arg-hooks from the CLI", () => {
 });
 
 describe("github-two-arg-hooks under bdk serve", () => {
-  let server: RunningServer;
-  let store: Store;
+  const served = servedChild(() => ({ dir, env }));
   let deliveries = 0;
-
-  beforeAll(async () => {
-    server = await startServer({ dir, env });
-    store = openStore(server.stateRoot);
-  }, 240_000);
-
-  afterAll(async () => {
-    store?.close();
-    await server?.stop();
-  });
 
   const sign = (body: Buffer) => `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`;
 
@@ -70,7 +59,7 @@ describe("github-two-arg-hooks under bdk serve", () => {
   ): Promise<{ status: number; body: Record<string, string> }> {
     const body = options.body ?? Buffer.from(JSON.stringify(payload));
     const delivery = options.delivery === undefined ? `field-${++deliveries}-${Date.now()}` : options.delivery;
-    const response = await fetch(`${server.url}/v1/channels/${options.channel ?? "github"}`, {
+    const response = await fetch(`${served.server.url}/v1/channels/${options.channel ?? "github"}`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -78,7 +67,7 @@ describe("github-two-arg-hooks under bdk serve", () => {
         "x-hub-signature-256": sign(body),
         ...(delivery === null ? {} : { "x-github-delivery": delivery }),
       },
-      body,
+      body: new Uint8Array(body),
     });
     return { status: response.status, body: (await response.json()) as Record<string, string> };
   }
@@ -96,8 +85,8 @@ describe("github-two-arg-hooks under bdk serve", () => {
   async function messages(token: string, count: number, channel = "github"): Promise<string[]> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const session = store.sessions.findByToken(channel, token);
-      const events = session ? (store.events.list(session.id) as AnyBdkEvent[]) : [];
+      const session = served.store.sessions.findByToken(channel, token);
+      const events = session ? (served.store.events.list(session.id) as AnyBdkEvent[]) : [];
       const received = events.flatMap((event) => (event.type === "message.received" ? [event.data.message] : []));
       if (received.length >= count) return received;
       if (Date.now() > deadline) throw new Error(`${token} received ${received.length} of ${count} messages`);
@@ -108,7 +97,7 @@ describe("github-two-arg-hooks under bdk serve", () => {
   it("onPullRequest(ctx, pr): pr.action, pr.number, pr.title, pr.user and defaultGitHubAuth(ctx); context follows the description", async () => {
     const opened = await deliver("pull_request", { action: "opened", pull_request: pullRequest(42), repository, sender: alice });
     expect(opened).toMatchObject({ status: 202, body: { ok: true, continuationToken: "pr:acme/checkout#42" } });
-    const session = store.sessions.get(opened.body.sessionId)!;
+    const session = served.store.sessions.get(opened.body.sessionId)!;
     expect(session.principal).toEqual({ type: "user", id: "github:alice" });
     expect(await messages("pr:acme/checkout#42", 1)).toEqual([
       'Pull request acme/checkout#42 was opened by @alice: "Change 42"\nhttps://github.com/acme/checkout/pull/42\n\nPlease review.\n\nReview PR #42 "Change 42" by @alice. Call pr_checklist first.',
@@ -122,7 +111,7 @@ describe("github-two-arg-hooks under bdk serve", () => {
     ]) {
       expect(await deliver("pull_request", payload)).toEqual({ status: 200, body: { ok: true, ignored: true } });
     }
-    expect(store.sessions.findByToken("github", "pr:acme/checkout#43")).toBeUndefined();
+    expect(served.store.sessions.findByToken("github", "pr:acme/checkout#43")).toBeUndefined();
   });
 
   it("onComment(ctx, comment) continues the PR's conversation", async () => {
@@ -179,7 +168,7 @@ describe("github-two-arg-hooks under bdk serve", () => {
       status: 500,
       body: { ok: false, error: "internal", message: 'The onIssue hook of GitHub channel "github" failed; the agent\'s log has the details.' },
     });
-    const logs = (await (await fetch(`${server.url}/v1/logs`)).json()) as { logs: { level: string; msg: string }[] };
+    const logs = (await (await fetch(`${served.server.url}/v1/logs`)).json()) as { logs: { level: string; msg: string }[] };
     const line = logs.logs.find((entry) => entry.msg.startsWith("The onIssue hook"))!;
     expect(line.level).toBe("error");
     expect(line.msg).toMatch(/^The onIssue hook of GitHub channel "github" failed at bot\/channels\/github\.ts:\d+: .*map/);
@@ -191,7 +180,7 @@ describe("github-two-arg-hooks under bdk serve", () => {
   it("the one-argument form still works", async () => {
     const response = await deliver("pull_request", { action: "opened", pull_request: pullRequest(50), repository, sender: alice }, { channel: "legacy" });
     expect(response.status).toBe(202);
-    expect(store.sessions.findByToken("legacy", "pr:acme/checkout#50")!.principal).toEqual({ type: "user", id: "github:alice" });
+    expect(served.store.sessions.findByToken("legacy", "pr:acme/checkout#50")!.principal).toEqual({ type: "user", id: "github:alice" });
     expect(await messages("pr:acme/checkout#50", 1, "legacy")).toEqual(["Legacy review of https://github.com/acme/checkout/pull/50."]);
   });
 });
