@@ -80,10 +80,16 @@ async function runHook(
 ): Promise<Decision | undefined> {
   const label = `${hook.name} hook of GitHub channel "${request.channelId}"`;
   try {
-    const result = await hook.hook(ctx, subject);
-    if (result === null || result === undefined || result.auth === null || result.auth === undefined) return undefined;
-    const auth = checkPrincipal(result.auth, `${hook.name}'s result`);
-    return { auth, message: textField(result.message, hook.name, "message"), context: textField(result.context, hook.name, "context") };
+    const result: unknown = await hook.hook(ctx, subject);
+    if (result === null || result === undefined) return undefined;
+    if (typeof result !== "object" || !("auth" in result)) {
+      throw new BdkError("invalid_request", `${hook.name} must return null (ignore the event) or { auth, message?, context? }.`);
+    }
+    const decision = result as { auth: unknown; message?: unknown; context?: unknown };
+    // `auth: null` is what defaultGitHubAuth gives for a bot: nobody to act for.
+    if (decision.auth === null || decision.auth === undefined) return undefined;
+    const auth = checkPrincipal(decision.auth, `${hook.name}'s result`);
+    return { auth, message: textField(decision.message, hook.name, "message"), context: textField(decision.context, hook.name, "context") };
   } catch (error) {
     const where = projectLocation(error, request.rootDir);
     request.logError(`The ${label} failed${where ? ` at ${where}` : ""}: ${messageOf(error)}`);
