@@ -22,32 +22,18 @@ export class TurnMetrics {
   private readonly toolErrors: Counter;
 
   constructor(meter: Meter) {
+    const histogram = (name: string, description: string, unit: string, buckets = SECONDS_BUCKETS) =>
+      meter.createHistogram(name, { description, unit, advice: { explicitBucketBoundaries: buckets } });
     this.turns = meter.createCounter("bdk.turns", { description: "Turns that ended, by status.", unit: "{turn}" });
-    this.turnDuration = meter.createHistogram("bdk.turn.duration", {
-      description: "How long a turn ran, from its start to its end.",
-      unit: "s",
-      advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
-    });
-    this.queueWait = meter.createHistogram("bdk.turn.queue_wait", {
-      description: "How long a message waited for its turn to start (the session's previous turn, maxRunningTurns).",
-      unit: "s",
-      advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
-    });
-    this.tokenUsage = meter.createHistogram(GEN_AI_METRICS.tokenUsage, {
-      description: "Tokens used per model call.",
-      unit: "{token}",
-      advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
-    });
-    this.operationDuration = meter.createHistogram(GEN_AI_METRICS.operationDuration, {
-      description: "Duration of a model call.",
-      unit: "s",
-      advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
-    });
-    this.toolDuration = meter.createHistogram("bdk.tool.duration", {
-      description: "Duration of a tool call.",
-      unit: "s",
-      advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
-    });
+    this.turnDuration = histogram("bdk.turn.duration", "How long a turn ran, from its start to its end.", "s");
+    this.queueWait = histogram(
+      "bdk.turn.queue_wait",
+      "How long a message waited for its turn to start (the session's previous turn, maxRunningTurns).",
+      "s",
+    );
+    this.tokenUsage = histogram(GEN_AI_METRICS.tokenUsage, "Tokens used per model call.", "{token}", TOKEN_BUCKETS);
+    this.operationDuration = histogram(GEN_AI_METRICS.operationDuration, "Duration of a model call.", "s");
+    this.toolDuration = histogram("bdk.tool.duration", "Duration of a tool call.", "s");
     this.toolErrors = meter.createCounter("bdk.tool.errors", { description: "Tool calls that ended in an error.", unit: "{call}" });
   }
 
