@@ -12,8 +12,6 @@ import { readFileSync } from "node:fs";
 import {
   type Context,
   type Counter,
-  diag,
-  DiagLogLevel,
   type Histogram,
   type Meter,
   ROOT_CONTEXT,
@@ -31,6 +29,7 @@ import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft } from "../protocol/events.ts";
 import type { MetricAttributes, MetricsSink } from "./host-otel.ts";
+import { routeDiagnostics, warnOnce } from "./sdk-diagnostics.ts";
 import type { OtlpTarget, TelemetrySettings } from "./settings.ts";
 import { planTurn, type SpanPlan } from "./span-plan.ts";
 import { TurnMetrics } from "./turn-metrics.ts";
@@ -56,7 +55,7 @@ export async function startTelemetry(
 ): Promise<Telemetry> {
   const { logger } = context;
   const version = kitVersion();
-  routeDiagnostics(logger);
+  const unrouteDiagnostics = routeDiagnostics(logger);
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector] }))
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }));
@@ -110,7 +109,7 @@ export async function startTelemetry(
         return true;
       });
       clearTimeout(timer);
-      diagnosticLoggers.delete(logger);
+      unrouteDiagnostics();
       if (!done) logger.warn(`Telemetry: the collector did not take the last spans and metrics within ${SHUTDOWN_TIMEOUT_MS / 1000} s.`);
     },
   };
@@ -176,53 +175,4 @@ async function metricExporter(target: OtlpTarget) {
   const options = exporterOptions(target);
   if (target.protocol === "http/json") return new (await import("@opentelemetry/exporter-metrics-otlp-http")).OTLPMetricExporter(options);
   return new (await import("@opentelemetry/exporter-metrics-otlp-proto")).OTLPMetricExporter(options);
-}
-
-/**
- * The SDK reports export failures (a collector down, a 4xx) through its
- * process-wide `diag` channel: they go to the log of every agent exporting
- * from this process, each distinct message once.
- */
-const diagnosticLoggers = new Set<Logger>();
-const warned = new WeakMap<Logger, Set<string>>();
-
-let diagnosticsRouted = false;
-
-function routeDiagnostics(logger: Logger): void {
-  if (!diagnosticsRouted) {
-    diagnosticsRouted = true;
-    const report = (message: string, ...args: unknown[]) => {
-      const text = [message, ...args].map(diagnosticText).join(" ").slice(0, 500);
-      for (const target of diagnosticLoggers) warnOnce(target, `OpenTelemetry: ${text}`);
-    };
-    const ignore = () => {};
-    diag.setLogger({ error: report, warn: report, info: ignore, debug: ignore, verbose: ignore }, DiagLogLevel.WARN);
-  }
-  diagnosticLoggers.add(logger);
-}
-
-/** The SDK's error handler hands over exceptions as JSON (`{"stack":…,"message":…}`): keep the message. */
-function diagnosticText(value: unknown): string {
-  if (value instanceof Error) return value.message;
-  if (typeof value !== "string") return JSON.stringify(value);
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (typeof parsed === "object" && parsed !== null && typeof (parsed as { message?: unknown }).message === "string") {
-      return (parsed as { message: string }).message;
-    }
-  } catch {
-    // plain text
-  }
-  return value;
-}
-
-function warnOnce(logger: Logger, message: string): void {
-  let seen = warned.get(logger);
-  if (!seen) {
-    seen = new Set();
-    warned.set(logger, seen);
-  }
-  if (seen.has(message) || seen.size > 100) return;
-  seen.add(message);
-  logger.warn(message);
 }
