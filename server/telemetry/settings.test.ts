@@ -6,6 +6,9 @@ const DEFAULTS = { serviceName: "shop" };
 describe("telemetrySettings", () => {
   it("exports nothing without an endpoint, or with OTEL_SDK_DISABLED", () => {
     expect(telemetrySettings({}, {}, DEFAULTS)).toEqual({ warnings: [] });
+    expect(telemetrySettings({}, { captureContent: true }, DEFAULTS).warnings).toEqual([
+      "--otel-content has no effect without an endpoint (--otel <url> or OTEL_EXPORTER_OTLP_ENDPOINT).",
+    ]);
     expect(telemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "true" }, {}, DEFAULTS).settings).toBeUndefined();
   });
 

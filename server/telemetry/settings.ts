@@ -63,7 +63,10 @@ export function telemetrySettings(
   if (isTrue(env.OTEL_SDK_DISABLED)) return { warnings };
   const traces = otlpTarget("traces", env, flags, warnings);
   const metrics = otlpTarget("metrics", env, flags, warnings);
-  if (!traces && !metrics) return { warnings };
+  if (!traces && !metrics) {
+    if (flags.captureContent) warnings.push("--otel-content has no effect without an endpoint (--otel <url> or OTEL_EXPORTER_OTLP_ENDPOINT).");
+    return { warnings };
+  }
   return {
     settings: {
       traces,
