@@ -31,32 +31,41 @@ await overHttp();
 console.log(`receiver: ${receiver.requests()} OTLP requests, ${fmt(receiver.bytes() / 1024)} KiB`);
 await receiver.close();
 
-/** bench/turns: CPU per turn is independent of the machine's load. */
+/**
+ * bench/turns: CPU per turn, which depends little on the machine's load. Both
+ * agents are open at once and take turns in alternating chunks, so warm-up
+ * and garbage collection fall on both alike.
+ */
 async function inProcess() {
-  const count = SHORT ? 100 : 300;
-  const figures: Record<string, { cpu: number; p50: number }> = {};
-  for (const [mode, env] of [["off", {}], ["on", otelEnv]] as const) {
-    const opened = await openAgent(DIR, {
-      stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-bench-otel-")),
-      env: { BDK_MODEL: "scripted", ...env },
-    });
-    const principal = { type: "user" as const, id: "local" };
-    for (let i = 0; i < 20; i++) await opened.runtime.startSession({ message: "hello", principal }).done;
-    const samples: number[] = [];
-    const cpuBefore = process.cpuUsage();
-    for (let i = 0; i < count; i++) {
-      const started = performance.now();
-      await opened.runtime.startSession({ message: "hello", principal }).done;
-      samples.push(performance.now() - started);
+  const chunks = SHORT ? 4 : 10;
+  const perChunk = 50;
+  const principal = { type: "user" as const, id: "local" };
+  const agents = {
+    off: await openAgent(DIR, { stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-bench-otel-")), env: { BDK_MODEL: "scripted" } }),
+    on: await openAgent(DIR, { stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-bench-otel-")), env: { BDK_MODEL: "scripted", ...otelEnv } }),
+  };
+  const cpu = { off: 0, on: 0 };
+  const latency = { off: [] as number[], on: [] as number[] };
+  for (let chunk = -1; chunk < chunks; chunk++) {
+    for (const mode of ["off", "on"] as const) {
+      const before = process.cpuUsage();
+      for (let i = 0; i < perChunk; i++) {
+        const started = performance.now();
+        await agents[mode].runtime.startSession({ message: "hello", principal }).done;
+        // The first chunk warms up and is not counted.
+        if (chunk >= 0) latency[mode].push(performance.now() - started);
+      }
+      const used = process.cpuUsage(before);
+      if (chunk >= 0) cpu[mode] += (used.user + used.system) / 1000;
     }
-    const cpu = process.cpuUsage(cpuBefore);
-    figures[mode] = { cpu: (cpu.user + cpu.system) / 1000 / count, p50: median(samples) };
-    await opened.close();
   }
-  const { off, on } = figures;
+  await Promise.all([agents.off.close(), agents.on.close()]);
+  const count = chunks * perChunk;
+  const perTurn = { off: cpu.off / count, on: cpu.on / count };
+  const p50 = { off: median(latency.off), on: median(latency.on) };
   console.log(
-    `in-process turn (n=${count}): CPU ${off.cpu.toFixed(2)} ms off, ${on.cpu.toFixed(2)} ms on (${delta(on.cpu, off.cpu)}); ` +
-      `p50 ${off.p50.toFixed(2)} ms off, ${on.p50.toFixed(2)} ms on (${delta(on.p50, off.p50)})`,
+    `in-process turn (n=${count} each, alternating): CPU ${perTurn.off.toFixed(2)} ms off, ${perTurn.on.toFixed(2)} ms on (${delta(perTurn.on, perTurn.off)}); ` +
+      `p50 ${p50.off.toFixed(2)} ms off, ${p50.on.toFixed(2)} ms on (${delta(p50.on, p50.off)})`,
   );
 }
 
