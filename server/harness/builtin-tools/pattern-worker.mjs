@@ -9,7 +9,9 @@ import picomatch from "picomatch";
 function compileGlob(glob) {
   if (!glob) return () => true;
   // dot: "*" matches dotfiles too, like the rest of the file tools; basename: a pattern without "/" matches the name at any depth.
-  return picomatch(glob.pattern, { dot: true, basename: glob.basename, strictBrackets: true });
+  // picomatch 4 reads a class "[!ab]" as "[ab]"; "[^ab]" is the same class in the syntax it gets right.
+  const pattern = glob.pattern.replace(/(?<!\\)\[!/g, "[^");
+  return picomatch(pattern, { dot: true, basename: glob.basename, strictBrackets: true });
 }
 
 function compileRegex(regex) {
