@@ -50,7 +50,7 @@ export function globTool(): LoadedTool {
         }
         return { matches };
       } finally {
-        await matcher.close();
+        matcher.close();
       }
     },
   );

@@ -93,7 +93,7 @@ export function grepTool(): LoadedTool {
         }
         throw error;
       } finally {
-        await matcher.close();
+        matcher.close();
       }
       return {
         matches: matches.slice(0, MAX_MATCHES),

@@ -31,6 +31,25 @@ export class PatternTimeoutError extends Error {
   }
 }
 
+const WORKER_FILE = new URL("./pattern-worker.mjs", import.meta.url);
+
+/**
+ * A started worker waits for the next call (starting one costs tens of
+ * milliseconds); each call still gets a worker of its own, ended after it.
+ * The spare does not keep the process alive.
+ */
+let spare: Worker | undefined;
+
+function takeWorker(): Worker {
+  const worker = spare ?? new Worker(WORKER_FILE);
+  worker.ref();
+  spare = new Worker(WORKER_FILE);
+  spare.unref();
+  // A spare that fails to start is replaced by the next call.
+  spare.once("error", () => (spare = undefined));
+  return worker;
+}
+
 export class PatternMatcher {
   private nextId = 0;
 
@@ -39,16 +58,15 @@ export class PatternMatcher {
     private readonly describe: string,
   ) {}
 
-  /** Starts the worker and compiles the patterns; an invalid one rejects with the compiler's message. */
+  /** Takes a worker and compiles the patterns in it; an invalid one rejects with the compiler's message. */
   static async start(spec: PatternSpec, describe: string): Promise<PatternMatcher> {
-    const worker = new Worker(new URL("./pattern-worker.mjs", import.meta.url), { workerData: spec });
-    const matcher = new PatternMatcher(worker, describe);
+    const matcher = new PatternMatcher(takeWorker(), describe);
     try {
-      const ready = await matcher.request<{ ready: boolean; message?: string }>(undefined);
+      const ready = await matcher.request<{ ready: boolean; message?: string }>({ compile: spec });
       if (!ready.ready) throw new Error(`invalid pattern: ${ready.message}`);
       return matcher;
     } catch (error) {
-      await matcher.close();
+      matcher.close();
       throw error;
     }
   }
@@ -65,12 +83,13 @@ export class PatternMatcher {
     return (await this.request<Reply>({ files, limit, maxLineChars })).matches ?? [];
   }
 
-  close(): Promise<number> {
-    return this.worker.terminate();
+  /** Ends the worker; nothing waits for it to be gone. */
+  close(): void {
+    void this.worker.terminate();
   }
 
-  /** Posts `body` (undefined: wait for the ready message) and waits for its reply within the deadline. */
-  private request<T>(body: Record<string, unknown> | undefined): Promise<T> {
+  /** Posts `body` and waits for its reply within the deadline. */
+  private request<T>(body: Record<string, unknown>): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -79,7 +98,7 @@ export class PatternMatcher {
         reject(new PatternTimeoutError(this.describe));
       }, PATTERN_DEADLINE_MS);
       const onMessage = (reply: T & { id?: number }) => {
-        if (body !== undefined && reply.id !== id) return;
+        if (reply.id !== id) return;
         settle();
         resolve(reply);
       };
@@ -94,7 +113,7 @@ export class PatternMatcher {
       };
       this.worker.on("message", onMessage);
       this.worker.on("error", onError);
-      if (body !== undefined) this.worker.postMessage({ id, ...body });
+      this.worker.postMessage({ id, ...body });
     });
   }
 }

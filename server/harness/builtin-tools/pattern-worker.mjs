@@ -2,7 +2,7 @@
 // the main thread: a pattern that backtracks for ever costs its own call, which
 // the main thread ends by terminating this worker (pattern-matcher.ts).
 // Plain JavaScript: workers start without the kit's TypeScript loader.
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import picomatch from "picomatch";
 
 /** `/`-separated relative path → whether the glob matches; no pattern matches everything. */
@@ -20,15 +20,18 @@ function compileRegex(regex) {
 
 let matchesGlob;
 let regex;
-try {
-  matchesGlob = compileGlob(workerData.glob);
-  regex = compileRegex(workerData.regex);
-  parentPort.postMessage({ ready: true });
-} catch (error) {
-  parentPort.postMessage({ ready: false, message: error instanceof Error ? error.message : String(error) });
-}
 
 parentPort.on("message", (request) => {
+  if (request.compile) {
+    try {
+      matchesGlob = compileGlob(request.compile.glob);
+      regex = compileRegex(request.compile.regex);
+      parentPort.postMessage({ id: request.id, ready: true });
+    } catch (error) {
+      parentPort.postMessage({ id: request.id, ready: false, message: error instanceof Error ? error.message : String(error) });
+    }
+    return;
+  }
   if (request.paths) {
     parentPort.postMessage({ id: request.id, matched: request.paths.map((relative) => matchesGlob(relative)) });
     return;
