@@ -43,10 +43,13 @@ let spare: Worker | undefined;
 function takeWorker(): Worker {
   const worker = spare ?? new Worker(WORKER_FILE);
   worker.ref();
-  spare = new Worker(WORKER_FILE);
-  spare.unref();
+  const next = new Worker(WORKER_FILE);
+  next.unref();
   // A spare that fails to start is replaced by the next call.
-  spare.once("error", () => (spare = undefined));
+  next.once("error", () => {
+    if (spare === next) spare = undefined;
+  });
+  spare = next;
   return worker;
 }
 
