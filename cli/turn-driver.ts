@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { messageOf } from "../server/protocol/errors.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
+import { selectedAgent } from "./agent-selection.ts";
 import { type CommandIO, type ParsedArgs, stringFlag, UsageError } from "./command.ts";
 import { RemoteAgent } from "./remote.ts";
 
@@ -50,9 +51,10 @@ export async function openDriver(args: ParsedArgs, io: CommandIO): Promise<TurnD
 }
 
 async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver> {
-  const { openAgent } = await import("../server/host/open-agent.ts");
-  const opened = await openAgent(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
-    stateRoot: stringFlag(args, "state-root"),
+  const { openSelectedAgent } = await import("../server/host/open-selected.ts");
+  const stateRoot = stringFlag(args, "state-root");
+  const opened = await openSelectedAgent(await selectedAgent(args, io), {
+    stateRoot: stateRoot && path.resolve(io.cwd, stateRoot),
     env: io.env,
     model: stringFlag(args, "model"),
   });

@@ -143,6 +143,7 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
     version: botVersion(botDir),
     config,
     instructions: [instructions, ...parts.extraInstructions].filter(Boolean).join("\n\n"),
+    instructionsFiles: manifest.instructions?.files ?? [],
     tools: parts.tools,
     skills: parts.skills,
     subagents: parts.subagents,
