@@ -29,8 +29,7 @@ export type DiagnosticCode =
   | "unknown_config_key"
   | "unknown_model"
   | "builtin_tool_shadowed"
-  | "invalid_instructions"
-  | "import_timeout";
+  | "invalid_instructions";
 
 export interface Diagnostic {
   severity: DiagnosticSeverity;
