@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects } from "../server/load/testing/temp-project.ts";
-import { fieldProject, scriptedBdk, serveField, type ServedField } from "./support/field.ts";
+import { fieldProject, scriptedBdk, serveField, servedFieldProject } from "./support/field.ts";
 
 afterAll(removeTempProjects);
 
@@ -16,23 +16,18 @@ const DEFAULTS_NOTICE =
   "bdk eval: no evals/evals.config.ts, so the defaults apply: maxConcurrency 4, timeoutMs 60000 per case, no judge model (t.judge assertions are skipped)\n";
 
 describe("no-eval-config: evals/*.eval.ts without evals/evals.config.ts", () => {
-  let dir: string;
-  let served: ServedField;
-  beforeAll(async () => {
-    dir = fieldProject("no-eval-config");
-    served = await serveField(dir);
-  }, 180_000);
-  afterAll(() => served?.server.stop());
+  // bdk dev: serve --dev, which must not refuse the project either.
+  const served = servedFieldProject("no-eval-config", ["--dev"]);
 
   it("validates with a warning that bdk eval uses its defaults", async () => {
-    const result = await scriptedBdk(["validate", "--dir", dir]);
+    const result = await scriptedBdk(["validate", "--dir", served.dir]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("warning  evals/evals.config.ts  evals exist but evals/evals.config.ts does not; bdk eval uses its defaults");
     expect(result.stdout).toContain("order-desk: valid (0 errors, 1 warning)");
   });
 
   it("info lists the evals, and GET /v1/info is the same object", async () => {
-    const result = await scriptedBdk(["info", "--dir", dir, "--json"]);
+    const result = await scriptedBdk(["info", "--dir", served.dir, "--json"]);
     expect(result.code).toBe(0);
     const info = JSON.parse(result.stdout);
     expect(info.evals).toEqual([
@@ -45,28 +40,28 @@ describe("no-eval-config: evals/*.eval.ts without evals/evals.config.ts", () => 
   });
 
   it("runs a turn and calls a tool", async () => {
-    const run = await scriptedBdk(["run", "--dir", dir, "--text", "--message", "lookup_order 'A-1'"]);
+    const run = await scriptedBdk(["run", "--dir", served.dir, "--text", "--message", "lookup_order 'A-1'"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('"status":"shipped"');
-    const call = await scriptedBdk(["call", "lookup_order", "--dir", dir, "--input", '{"orderId":"A-2"}']);
+    const call = await scriptedBdk(["call", "lookup_order", "--dir", served.dir, "--input", '{"orderId":"A-2"}']);
     expect(call.code).toBe(0);
     expect(JSON.parse(call.stdout)).toEqual({ isError: false, result: { orderId: "A-2", status: "processing", items: 1 } });
   });
 
   it("bdk eval runs every case with the defaults and says which it used; --tag smoke picks the single-case eval", async () => {
-    const all = await scriptedBdk(["eval", "--dir", dir]);
+    const all = await scriptedBdk(["eval", "--dir", served.dir]);
     expect(all.code).toBe(0);
     expect(all.stderr).toBe(DEFAULTS_NOTICE);
     expect(all.stdout).toContain("3 passed, 0 failed, 0 errored, 0 skipped · 3 cases");
 
-    const smoke = await scriptedBdk(["eval", "--dir", dir, "--tag", "smoke", "--json"]);
+    const smoke = await scriptedBdk(["eval", "--dir", served.dir, "--tag", "smoke", "--json"]);
     expect(smoke.code).toBe(0);
     const report = JSON.parse(smoke.stdout);
     expect(report.cases.map((evalCase: { id: string }) => evalCase.id)).toEqual(["smoke"]);
     expect(report.options).toMatchObject({ tags: ["smoke"], maxConcurrency: 4 });
   });
 
-  it("serve answers tool calls and runs the evals with the defaults", async () => {
+  it("bdk dev answers tool calls and runs the evals with the defaults", async () => {
     expect((await served.post("/v1/tools/lookup_order", { input: { orderId: "A-1" } })).body).toEqual({
       ok: true,
       isError: false,
@@ -141,17 +136,11 @@ describe("plain-eval-config: evals.config.ts default-exports { maxConcurrency: 2
 });
 
 describe("single-case-evals: defineEval({ tags, description?, test }) beside multi-case evals", () => {
-  let dir: string;
-  let served: ServedField;
-  beforeAll(async () => {
-    dir = fieldProject("single-case-evals");
-    served = await serveField(dir);
-  }, 180_000);
-  afterAll(() => served?.server.stop());
+  const served = servedFieldProject("single-case-evals");
 
   it("validates, lists both forms and selects them by tag", async () => {
-    expect(await scriptedBdk(["validate", "--dir", dir])).toMatchObject({ code: 0, stdout: "billing-helper: valid (0 errors, 0 warnings)\n" });
-    const listed = await scriptedBdk(["eval", "--dir", dir, "--list", "--tag", "billing"]);
+    expect(await scriptedBdk(["validate", "--dir", served.dir])).toMatchObject({ code: 0, stdout: "billing-helper: valid (0 errors, 0 warnings)\n" });
+    const listed = await scriptedBdk(["eval", "--dir", served.dir, "--list", "--tag", "billing"]);
     expect(listed.stdout.split("\n")).toEqual([
       "billing/paid        #billing         Reads a paid invoice and reports its total.",
       "billing/paid-total  #smoke #billing  A paid invoice's total is quoted.",
@@ -162,7 +151,7 @@ describe("single-case-evals: defineEval({ tags, description?, test }) beside mul
   });
 
   it("bdk eval --tag smoke runs the single-case and the multi-case evals tagged smoke", async () => {
-    const smoke = await scriptedBdk(["eval", "--dir", dir, "--tag", "smoke"]);
+    const smoke = await scriptedBdk(["eval", "--dir", served.dir, "--tag", "smoke"]);
     expect(smoke.code).toBe(0);
     expect(smoke.stdout).toMatch(/✓ passed\s+greeting/);
     expect(smoke.stdout).toMatch(/✓ passed\s+billing\/unpaid/);
@@ -172,11 +161,11 @@ describe("single-case-evals: defineEval({ tags, description?, test }) beside mul
   });
 
   it("runs, calls, shows info, and serves eval runs by tag", async () => {
-    const run = await scriptedBdk(["run", "--dir", dir, "--json", "--message", "get_invoice 'INV-7'"]);
+    const run = await scriptedBdk(["run", "--dir", served.dir, "--json", "--message", "get_invoice 'INV-7'"]);
     expect(JSON.parse(run.stdout).toolCalls).toMatchObject([{ name: "get_invoice", input: { invoiceId: "INV-7" }, isError: false }]);
-    const call = await scriptedBdk(["call", "get_invoice", "--dir", dir, "--input", '{"invoiceId":"INV-7"}']);
+    const call = await scriptedBdk(["call", "get_invoice", "--dir", served.dir, "--input", '{"invoiceId":"INV-7"}']);
     expect(JSON.parse(call.stdout).result).toEqual({ invoiceId: "INV-7", total: "42.00 EUR", paid: true });
-    const info = JSON.parse((await scriptedBdk(["info", "--dir", dir, "--json"])).stdout);
+    const info = JSON.parse((await scriptedBdk(["info", "--dir", served.dir, "--json"])).stdout);
     expect(info.evals.map((evalCase: { id: string }) => evalCase.id)).toEqual(["billing/unpaid", "billing/paid-total", "billing/paid", "greeting"]);
 
     const started = await served.post<{ runId: string; cases: string[] }>("/v1/evals/runs", { tags: ["smoke"] });

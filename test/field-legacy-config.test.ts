@@ -3,23 +3,17 @@
  * instructions/ folder and a named subagent: accepted with a warning, and
  * `info --json` (the same object as GET /v1/info) summarises what it found.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { removeTempProjects } from "../server/load/testing/temp-project.ts";
-import { fieldProject, scriptedBdk, serveField, type ServedField } from "./support/field.ts";
+import { scriptedBdk, servedFieldProject } from "./support/field.ts";
 
 afterAll(removeTempProjects);
 
 describe("legacy-config", () => {
-  let dir: string;
-  let served: ServedField;
-  beforeAll(async () => {
-    dir = fieldProject("legacy-config");
-    served = await serveField(dir);
-  }, 180_000);
-  afterAll(() => served?.server.stop());
+  const served = servedFieldProject("legacy-config");
 
   it("validates, warning about the legacy runtime key instead of dropping it silently", async () => {
-    const result = await scriptedBdk(["validate", "--dir", dir]);
+    const result = await scriptedBdk(["validate", "--dir", served.dir]);
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")).toEqual([
       'warning  bot/agent.ts  "runtime" is not an agent config key; it is ignored',
@@ -30,7 +24,7 @@ describe("legacy-config", () => {
   });
 
   it("info --json names the subagent, summarises the instructions and carries the warning; GET /v1/info is the same", async () => {
-    const result = await scriptedBdk(["info", "--dir", dir, "--json"]);
+    const result = await scriptedBdk(["info", "--dir", served.dir, "--json"]);
     expect(result.code).toBe(0);
     const info = JSON.parse(result.stdout);
     expect(info.instructions).toEqual({
@@ -64,18 +58,18 @@ describe("legacy-config", () => {
     expect(info).toMatchObject({ displayName: "Release Helper", harnessTools: ["read", "grep", "glob", "ls", "task"], hosting: { secretNames: ["GITHUB_*"] } });
     expect((await served.get("/v1/info")).body).toEqual(info);
 
-    const text = await scriptedBdk(["info", "--dir", dir]);
+    const text = await scriptedBdk(["info", "--dir", served.dir]);
     expect(text.stdout).toContain("instructions: bot/instructions/ (237 characters): # Release Helper");
     expect(text.stdout).toMatch(/^ {2}researcher \(Researcher\) +Looks up background/m);
   });
 
   it("runs, calls, evals and serves", async () => {
-    const run = await scriptedBdk(["run", "--dir", dir, "--text", "--message", "list_changes 'v1.4.0'"]);
+    const run = await scriptedBdk(["run", "--dir", served.dir, "--text", "--message", "list_changes 'v1.4.0'"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Faster checkout");
-    const call = await scriptedBdk(["call", "list_changes", "--dir", dir, "--input", '{"since":"v1.4.0"}']);
+    const call = await scriptedBdk(["call", "list_changes", "--dir", served.dir, "--input", '{"since":"v1.4.0"}']);
     expect(JSON.parse(call.stdout)).toEqual({ isError: false, result: { since: "v1.4.0", changes: ["Faster checkout", "Fix coupon rounding"] } });
-    const evals = await scriptedBdk(["eval", "--dir", dir]);
+    const evals = await scriptedBdk(["eval", "--dir", served.dir]);
     expect(evals).toMatchObject({ code: 0, stderr: "" });
     expect(evals.stdout).toContain("1 passed, 0 failed, 0 errored, 0 skipped · 1 case");
     expect((await served.post("/v1/tools/list_changes", { input: { since: "v1.4.0" } })).body).toMatchObject({ isError: false });

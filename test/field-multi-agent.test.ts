@@ -7,23 +7,17 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects } from "../server/load/testing/temp-project.ts";
-import { fieldProject, freshStateRoot, scriptedBdk, serveField, type ServedField } from "./support/field.ts";
+import { fieldProject, freshStateRoot, scriptedBdk, servedFieldProject } from "./support/field.ts";
 import { runBdk } from "./support/run-process.ts";
 
 afterAll(removeTempProjects);
 
 describe("two-agents: --slug picks one agent of a folder", () => {
-  let parent: string;
-  let served: ServedField;
-  beforeAll(async () => {
-    parent = fieldProject("two-agents");
-    served = await serveField(parent);
-  }, 180_000);
-  afterAll(() => served?.server.stop());
+  const served = servedFieldProject("two-agents");
 
   it("call from inside one agent's folder: --dir .. --slug support reaches orders through the peer connection", async () => {
     const call = await scriptedBdk(["call", "order_status", "--dir", "..", "--slug", "support", "--input", '{"orderId":"A-1"}'], {
-      cwd: path.join(parent, "support"),
+      cwd: path.join(served.dir, "support"),
     });
     expect(call.stderr).toBe("");
     expect(JSON.parse(call.stdout)).toEqual({ isError: false, result: { orderId: "A-1", status: "shipped" } });
@@ -31,30 +25,30 @@ describe("two-agents: --slug picks one agent of a folder", () => {
 
   it("without --slug, run, call and eval say the folder holds several agents and list their slugs", async () => {
     for (const args of [["call", "lookup_order"], ["run", "--message", "hi"], ["eval"]]) {
-      const result = await scriptedBdk([...args, "--dir", parent]);
+      const result = await scriptedBdk([...args, "--dir", served.dir]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain(`${parent} is a folder of 2 agents; choose one with --slug (orders, support)`);
+      expect(result.stderr).toContain(`${served.dir} is a folder of 2 agents; choose one with --slug (orders, support)`);
     }
-    const unknown = await scriptedBdk(["info", "--dir", parent, "--slug", "billing"]);
+    const unknown = await scriptedBdk(["info", "--dir", served.dir, "--slug", "billing"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(`--slug billing: no agent "billing" in ${parent}; its agents are orders, support`);
+    expect(unknown.stderr).toContain(`--slug billing: no agent "billing" in ${served.dir}; its agents are orders, support`);
   });
 
   it("run and eval one agent, keeping its state where bdk serve of the folder keeps it", async () => {
     const stateRoot = freshStateRoot();
-    const run = await scriptedBdk(["run", "--dir", parent, "--slug", "orders", "--text", "--message", "lookup_order 'A-1'", "--state-root", stateRoot]);
+    const run = await scriptedBdk(["run", "--dir", served.dir, "--slug", "orders", "--text", "--message", "lookup_order 'A-1'", "--state-root", stateRoot]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('"status":"shipped"');
     expect(readdirSync(stateRoot)).toEqual(["orders"]);
     expect(existsSync(path.join(stateRoot, "orders", "bdk.sqlite"))).toBe(true);
 
-    const evals = await scriptedBdk(["eval", "--dir", parent, "--slug", "orders"]);
+    const evals = await scriptedBdk(["eval", "--dir", served.dir, "--slug", "orders"]);
     expect(evals.code).toBe(0);
     expect(evals.stdout).toContain("1 passed, 0 failed, 0 errored, 0 skipped · 1 case");
   });
 
   it("info and validate with --slug show that agent alone; GET /<slug>/v1/info is the same object", async () => {
-    const info = await scriptedBdk(["info", "--dir", parent, "--slug", "support", "--json"]);
+    const info = await scriptedBdk(["info", "--dir", served.dir, "--slug", "support", "--json"]);
     expect(info.code).toBe(0);
     const support = JSON.parse(info.stdout);
     expect(support).toMatchObject({ name: "support", connections: [{ name: "orders", kind: "peer", target: "orders" }] });
@@ -63,17 +57,17 @@ describe("two-agents: --slug picks one agent of a folder", () => {
     const connections = support.connections.map((connection: object) => ({ ...connection, status: expect.stringMatching(/^(idle|connected)$/) }));
     expect((await served.get("/support/v1/info")).body).toEqual({ ...support, connections });
 
-    const listed = JSON.parse((await scriptedBdk(["info", "--dir", parent, "--json"])).stdout);
+    const listed = JSON.parse((await scriptedBdk(["info", "--dir", served.dir, "--json"])).stdout);
     expect(listed.agents.map((agent: { slug: string; name: string }) => [agent.slug, agent.name])).toEqual([
       ["orders", "orders"],
       ["support", "support"],
     ]);
 
-    const one = await scriptedBdk(["validate", "--dir", parent, "--slug", "orders"]);
+    const one = await scriptedBdk(["validate", "--dir", served.dir, "--slug", "orders"]);
     expect(one.code).toBe(0);
     expect(one.stdout.split("\n").filter(Boolean).at(-1)).toBe("orders (orders): valid (0 errors, 1 warning)");
     expect(one.stdout).not.toContain("support");
-    const all = await scriptedBdk(["validate", "--dir", parent]);
+    const all = await scriptedBdk(["validate", "--dir", served.dir]);
     expect(all.stdout).toContain("support (support): valid (0 errors, 0 warnings)");
   });
 

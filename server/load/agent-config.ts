@@ -1,11 +1,10 @@
 /** `defineAgent` values: the root's bot/agent.ts and each subagent's agent.ts. */
-import { z } from "zod";
 import type { ModelSetting } from "../authoring/types.ts";
 import type { DiagnosticCode } from "../discover/diagnostics.ts";
 import type { SubagentEntry } from "../discover/manifest.ts";
 import { ACCEPTED_MODEL_FORMS, providerFor } from "../models/providers.ts";
 import { SCRIPTED_MODEL_ID } from "../models/scripted.ts";
-import { checkConfigFields, unknownKeys } from "./config-fields.ts";
+import { checkConfigFields, type FieldCheck, type Fields, isBoolean, isString, listOf, unknownKeys, wholeNumberAtLeast } from "./config-fields.ts";
 import { checked, importDefinition, readProjectFile, type LoadContext } from "./context.ts";
 import { DefinitionError } from "./definition-error.ts";
 import type { AgentConfig, ResolvedSubagent } from "./types.ts";
@@ -21,31 +20,25 @@ function isModelSetting(value: unknown): value is ModelSetting {
   );
 }
 
-const modelSetting = z.custom<ModelSetting>(isModelSetting, 'must be a model id or { id, params: [{ id, value }] }, e.g. "grok-4.5"');
-const stringList = z.array(z.string(), 'must be a list of strings');
+const modelSetting: FieldCheck = (value) => (isModelSetting(value) ? undefined : 'must be a model id or { id, params: [{ id, value }] }, e.g. "grok-4.5"');
+const stringList = listOf(isString, "must be a list of strings");
 
 /** Every key `defineAgent` takes; anything else is reported as unknown (and ignored). */
-const agentConfigSchema = z.object({
-  model: modelSetting.optional(),
-  modelFallbacks: z.array(modelSetting, "must be a list of model settings").optional(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  instructions: z.string().optional(),
-  tools: z.array(z.string(), 'must be a list of built-in tool names, e.g. ["read", "grep"]').optional(),
-  local: z.object({ cwd: z.string().optional(), workspaceDir: z.string().optional(), sandbox: z.boolean().optional() }).optional(),
-  concurrency: z
-    .object({
-      maxRunningTurns: z
-        .number()
-        .int("must be a whole number")
-        .min(1, "must be at least 1 (with 0 no turn could ever start: every one would queue forever)")
-        .optional(),
-    })
-    .optional(),
-  hosting: z.object({ egressDomains: stringList.optional(), secretNames: stringList.optional(), image: z.string().optional() }).optional(),
-  persistent: z.boolean().optional(),
-  builtinTools: z.object({ reminders: z.boolean().optional() }).optional(),
-});
+const AGENT_CONFIG_FIELDS: Fields = {
+  model: modelSetting,
+  modelFallbacks: listOf(modelSetting, "must be a list of model settings"),
+  name: isString,
+  description: isString,
+  instructions: isString,
+  tools: listOf(isString, 'must be a list of built-in tool names, e.g. ["read", "grep"]'),
+  local: { cwd: isString, workspaceDir: isString, sandbox: isBoolean },
+  concurrency: {
+    maxRunningTurns: wholeNumberAtLeast(1, "must be at least 1 (with 0 no turn could ever start: every one would queue forever)"),
+  },
+  hosting: { egressDomains: stringList, secretNames: stringList, image: isString },
+  persistent: isBoolean,
+  builtinTools: { reminders: isBoolean },
+};
 
 /** Keys earlier kits used, with what to do about them. */
 const LEGACY_KEYS: Record<string, string> = {
@@ -54,7 +47,7 @@ const LEGACY_KEYS: Record<string, string> = {
 
 /** Throws `DefinitionError` naming the first field the runtime could not use. */
 export function checkAgentConfig(config: AgentConfig): AgentConfig {
-  return checkConfigFields(agentConfigSchema, config);
+  return checkConfigFields(AGENT_CONFIG_FIELDS, config);
 }
 
 export interface ConfigWarning {
@@ -75,10 +68,10 @@ function modelWarning(setting: ModelSetting, field: string): ConfigWarning | und
 
 /** What a usable config still gets wrong: keys nobody reads, model ids no provider serves. */
 export function agentConfigWarnings(config: AgentConfig): ConfigWarning[] {
-  const warnings: ConfigWarning[] = unknownKeys(agentConfigSchema, config).map((key) => ({
+  const warnings: ConfigWarning[] = unknownKeys(AGENT_CONFIG_FIELDS, config).map((key) => ({
     code: "unknown_config_key",
     message: `"${key}" is not an agent config key; it is ignored`,
-    hint: LEGACY_KEYS[key] ?? `defineAgent takes ${Object.keys(agentConfigSchema.shape).join(", ")} (see docs/agent-config.md).`,
+    hint: LEGACY_KEYS[key] ?? `defineAgent takes ${Object.keys(AGENT_CONFIG_FIELDS).join(", ")} (see docs/agent-config.md).`,
   }));
   const models: [ModelSetting | undefined, string][] = [
     [config.model, "model"],

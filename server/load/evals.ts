@@ -3,12 +3,11 @@
  * into runnable cases (spec: evals.md "Files and ids"). Every problem found
  * here has the `evals` scope: it stops `bdk eval`, never the agent.
  */
-import { z } from "zod";
 import { kindOf } from "../authoring/brand.ts";
 import type { EvalConfigDefinition, EvalDefinition } from "../authoring/evals.ts";
 import { DiagnosticList } from "../discover/diagnostics.ts";
 import type { ProjectManifest } from "../discover/manifest.ts";
-import { checkConfigFields, unknownKeys } from "./config-fields.ts";
+import { checkConfigFields, type Fields, positiveNumber, unknownKeys, wholeNumberAtLeast } from "./config-fields.ts";
 import { defaultExport } from "./importer.ts";
 import { checked, importDefinition, importFile, type LoadContext } from "./context.ts";
 import { isPlainObject } from "./input-schema.ts";
@@ -16,16 +15,16 @@ import type { LoadedEvalCase, LoadedEvals } from "./types.ts";
 
 const CASE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-const positiveMs = z.number("must be a number of milliseconds").positive("must be a positive number of milliseconds");
+const positiveMs = positiveNumber("must be a positive number of milliseconds");
 
 const CONFIG_FIELDS = "Fields: maxConcurrency, timeoutMs, judge: { model }.";
 
 /** `defineEvalConfig(...)` or the plain object many projects export. */
-const evalConfigSchema = z.object({
-  maxConcurrency: z.number("must be a whole number").int("must be a whole number").min(1, "must be at least 1").optional(),
-  timeoutMs: positiveMs.optional(),
-  judge: z.object({ model: z.string("must be a model id").min(1, "must be a model id") }, "must be { model }").optional(),
-});
+const EVAL_CONFIG_FIELDS: Fields = {
+  maxConcurrency: wholeNumberAtLeast(1, "must be at least 1"),
+  timeoutMs: positiveMs,
+  judge: { model: (value) => (typeof value === "string" && value.trim() ? undefined : "must be a model id") },
+};
 
 /** Cases of one `defineEval`; problems are reported on its file. */
 function expand(ctx: LoadContext, id: string, file: string, definition: EvalDefinition): LoadedEvalCase[] {
@@ -36,7 +35,7 @@ function expand(ctx: LoadContext, id: string, file: string, definition: EvalDefi
     return [];
   }
   const timeouts = [definition.timeoutMs, ...(Array.isArray(definition.cases) ? definition.cases.map((evalCase) => evalCase?.timeoutMs) : [])];
-  if (timeouts.some((value) => value !== undefined && !positiveMs.safeParse(value).success)) {
+  if (timeouts.some((value) => value !== undefined && positiveMs(value) !== undefined)) {
     ctx.diagnostics.error("invalid_eval", `eval "${id}": timeoutMs must be a positive number of milliseconds`, { file });
     return [];
   }
@@ -99,9 +98,9 @@ async function loadEvalConfig(ctx: LoadContext, file: string): Promise<EvalConfi
     accept: isPlainObject,
   });
   if (config === undefined) return undefined;
-  const usable = checked(ctx, file, () => checkConfigFields(evalConfigSchema, config, CONFIG_FIELDS));
+  const usable = checked(ctx, file, () => checkConfigFields(EVAL_CONFIG_FIELDS, config, CONFIG_FIELDS));
   if (usable === undefined) return undefined;
-  for (const key of unknownKeys(evalConfigSchema, config)) {
+  for (const key of unknownKeys(EVAL_CONFIG_FIELDS, config)) {
     ctx.diagnostics.warning("unknown_config_key", `"${key}" is not an eval config key; it is ignored`, {
       file,
       hint: CONFIG_FIELDS,

@@ -6,6 +6,7 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { copyProject } from "../../server/load/testing/temp-project.ts";
 import { KIT_DIR, startServer, type RunningServer } from "./bdk-server.ts";
 import { runBdk, type ProcessResult } from "./run-process.ts";
@@ -55,4 +56,30 @@ export async function serveField(dir: string, args: string[] = []): Promise<Serv
     },
   };
   return served;
+}
+
+/** A copy of the fixture `name`, served for the tests of one describe block (started before them, stopped after them). */
+export function servedFieldProject(name: string, args: string[] = []): { readonly dir: string } & ServedField {
+  let dir: string | undefined;
+  let served: ServedField | undefined;
+  beforeAll(async () => {
+    dir = fieldProject(name);
+    served = await serveField(dir, args);
+  }, 180_000);
+  afterAll(() => served?.server.stop());
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the fixture is served from beforeAll on");
+    return value;
+  };
+  return {
+    get dir() {
+      return started(dir);
+    },
+    get server() {
+      return started(served).server;
+    },
+    get: (route) => started(served).get(route),
+    post: (route, body) => started(served).post(route, body),
+    finishedRun: (runId, base) => started(served).finishedRun(runId, base),
+  };
 }
