@@ -13,6 +13,7 @@ import { createJiti } from "jiti";
 import { messageOf } from "../protocol/errors.ts";
 import { authoringVirtualModules } from "./authoring-modules.ts";
 import { guardedImport, ImportTimeoutError, importTimeoutMs } from "./import-guard.ts";
+import { explainInteropError } from "./interop-errors.ts";
 
 export type ModuleImport =
   | { ok: true; module: Record<string, unknown> }
@@ -40,6 +41,11 @@ function evictProjectModules(rootDir: string): void {
  * the line when the transpiler reports `file:line:column`.
  */
 export function describeImportError(error: unknown, rootDir: string, file: string): { message: string; line?: number } {
+  const interop = explainInteropError(error, rootDir);
+  if (interop) {
+    const here = interop.file === path.relative(rootDir, file);
+    return { message: here || !interop.file ? interop.message : `${interop.file}:${interop.line}: ${interop.message}`, line: here ? interop.line : undefined };
+  }
   // A module may throw anything (`throw "x"`, `throw { code: 1 }`): keep what it threw.
   const raw = messageOf(error);
   const lineMatch = new RegExp(`${escapeRegExp(file)}:(\\d+)(?::\\d+)?`).exec(raw);
