@@ -6,10 +6,11 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { beforeAll } from "vitest";
 import { copyProject } from "../../server/load/testing/temp-project.ts";
 import { KIT_DIR, startServer, type RunningServer } from "./bdk-server.ts";
 import { runBdk, type ProcessResult } from "./run-process.ts";
+import { servedChild } from "./served-project.ts";
 
 export const FIELD_DIR = path.join(KIT_DIR, "test", "fixtures", "field");
 
@@ -36,50 +37,48 @@ export interface ServedField {
   finishedRun(runId: string, base?: string): Promise<{ run: { status: string; passed: boolean }; cases: { id: string; verdict: string }[] }>;
 }
 
-/** `bdk serve` of `dir` in a child process (scripted model). */
-export async function serveField(dir: string, args: string[] = []): Promise<ServedField> {
-  const server = await startServer({ dir, args });
+/** JSON requests to a running server. */
+function jsonClient(server: () => RunningServer): ServedField {
   const request = async <T>(route: string, init?: RequestInit) => {
-    const response = await fetch(`${server.url}${route}`, init);
+    const response = await fetch(`${server().url}${route}`, init);
     return { status: response.status, body: (await response.json()) as T };
   };
-  const served: ServedField = {
-    server,
+  const client: ServedField = {
+    get server() {
+      return server();
+    },
     get: (route) => request(route),
     post: (route, body) => request(route, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     async finishedRun(runId, base = "") {
       for (;;) {
-        const { body } = await served.get<Awaited<ReturnType<ServedField["finishedRun"]>>>(`${base}/v1/evals/runs/${runId}`);
+        const { body } = await client.get<Awaited<ReturnType<ServedField["finishedRun"]>>>(`${base}/v1/evals/runs/${runId}`);
         if (body.run.status !== "running") return body;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
   };
-  return served;
+  return client;
 }
 
-/** A copy of the fixture `name`, served for the tests of one describe block (started before them, stopped after them). */
+/** `bdk serve` of `dir` in a child process (scripted model), for one test; the caller stops it. */
+export async function serveField(dir: string, args: string[] = []): Promise<ServedField> {
+  const server = await startServer({ dir, args });
+  return jsonClient(() => server);
+}
+
+/** A copy of the fixture `name`, served by `bdk serve` for the tests of one describe block. */
 export function servedFieldProject(name: string, args: string[] = []): { readonly dir: string } & ServedField {
   let dir: string | undefined;
-  let served: ServedField | undefined;
-  beforeAll(async () => {
+  // Registered before servedChild's hook, so the copy exists when the server starts.
+  beforeAll(() => {
     dir = fieldProject(name);
-    served = await serveField(dir, args);
-  }, 180_000);
-  afterAll(() => served?.server.stop());
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error("the fixture is served from beforeAll on");
-    return value;
-  };
-  return {
-    get dir() {
-      return started(dir);
+  });
+  const child = servedChild(() => ({ dir: dir!, args }));
+  const client = jsonClient(() => child.server);
+  return Object.defineProperty(client, "dir", {
+    get() {
+      if (dir === undefined) throw new Error("the fixture is copied from beforeAll on");
+      return dir;
     },
-    get server() {
-      return started(served).server;
-    },
-    get: (route) => started(served).get(route),
-    post: (route, body) => started(served).post(route, body),
-    finishedRun: (runId, base) => started(served).finishedRun(runId, base),
-  };
+  }) as ServedField & { readonly dir: string };
 }
