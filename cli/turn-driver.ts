@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { messageOf } from "../server/protocol/errors.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
+import { selectedAgent } from "./agent-selection.ts";
 import { type CommandIO, type ParsedArgs, stringFlag, UsageError } from "./command.ts";
 import { consoleAsJsonLines } from "../server/host/logger.ts";
 import { observabilityOptions } from "./observability-flags.ts";
@@ -54,10 +55,12 @@ export async function openDriver(args: ParsedArgs, io: CommandIO): Promise<TurnD
 async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver> {
   const { logFormat, otel } = observabilityOptions(args);
   // stdout carries the command's output: console lines (a tool's console.log) join the log on stderr.
-  const restoreConsole = logFormat === "json" ? consoleAsJsonLines((_level, line) => io.stderr.write(`${line}\n`)) : undefined;
-  const { openAgent } = await import("../server/host/open-agent.ts");
-  const opened = await openAgent(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
-    stateRoot: stringFlag(args, "state-root"),
+  const restoreConsole = logFormat === "json" ? consoleAsJsonLines((_level, line) => io.stderr.write(`${line}
+`)) : undefined;
+  const { openSelectedAgent } = await import("../server/host/open-selected.ts");
+  const stateRoot = stringFlag(args, "state-root");
+  const opened = await openSelectedAgent(await selectedAgent(args, io), {
+    stateRoot: stateRoot && path.resolve(io.cwd, stateRoot),
     env: io.env,
     model: stringFlag(args, "model"),
     // A one-shot run keeps stderr for the turn's own errors unless log lines are asked for.

@@ -100,13 +100,13 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
   // Peer MCP connections reach the other agents of this host (looked up when a client first opens).
   const bySlug = new Map<string, OpenedAgent>();
   try {
+    const inFolder = projects.length > 1 || mode === "multi";
     for (const project of projects) {
-      const stateRoot =
-        projects.length > 1 || mode === "multi"
-          ? path.join(options.stateRoot ?? defaultStateRoot(root), project.slug)
-          : (options.stateRoot ?? defaultStateRoot(project.dir));
+      const stateRoot = inFolder ? path.join(options.stateRoot ?? defaultStateRoot(root), project.slug) : (options.stateRoot ?? defaultStateRoot(project.dir));
       opened.push(
         await openAgent(project.dir, {
+          // A folder whose agent fails to load is refused naming that agent.
+          slug: inFolder ? project.slug : undefined,
           stateRoot,
           env: options.env,
           dev: options.dev,

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Diagnostic } from "../discover/diagnostics.ts";
+import { agentErrors, type Diagnostic } from "../discover/diagnostics.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { sandboxAvailable } from "../harness/builtin-tools/index.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -36,6 +36,8 @@ export interface OpenAgentOptions {
   clock?: Clock;
   /** Reaches another agent mounted on this host, for peer MCP connections (`agent: "<slug>"`). */
   connectPeer?: (agentSlug: string) => Promise<Transport>;
+  /** The agent's slug in a folder of agents: load errors name it with the folder. */
+  slug?: string;
 }
 
 export interface OpenedAgent {
@@ -57,11 +59,14 @@ export interface OpenedAgent {
   close(): Promise<void>;
 }
 
+/** The agent cannot run: its errors (those of `evals/` excepted), under a line naming the agent (`agent "a" (/x/a)`). */
 export class AgentLoadError extends Error {
-  constructor(readonly diagnostics: Diagnostic[]) {
+  constructor(
+    readonly diagnostics: Diagnostic[],
+    agent = "the agent",
+  ) {
     super(
-      `the agent has errors:\n${diagnostics
-        .filter((diagnostic) => diagnostic.severity === "error")
+      `${agent} has errors:\n${agentErrors(diagnostics)
         .map((diagnostic) => `  ${diagnostic.file ?? ""}  ${diagnostic.message}`)
         .join("\n")}`,
     );
@@ -80,8 +85,9 @@ export function defaultStateRoot(projectDir: string): string {
 export async function openAgent(projectDir: string, options: OpenAgentOptions = {}): Promise<OpenedAgent> {
   const dir = path.resolve(projectDir);
   const loaded = await loadAgent(dir);
-  if (!loaded.agent || loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) {
-    throw new AgentLoadError(loaded.diagnostics);
+  // Problems of evals/ stop `bdk eval`, not the agent.
+  if (!loaded.agent || agentErrors(loaded.diagnostics).length > 0) {
+    throw new AgentLoadError(loaded.diagnostics, options.slug ? `agent "${options.slug}" (${dir})` : `the agent in ${dir}`);
   }
   const agent = loaded.agent;
   if (agent.config.local?.sandbox && !sandboxAvailable()) {

@@ -121,9 +121,10 @@ export function toolsForTurn(
   connectionTools: LoadedTool[] = [],
 ): LoadedTool[] {
   const tools = [...staticTools(agent), ...connectionTools];
-  if (agent.artifacts?.agentTool) tools.push(createTagArtifactTool(agent.artifacts));
+  if (agent.artifacts?.agentTool) addUnlessNamed(tools, createTagArtifactTool(agent.artifacts));
   if (agent.subagents.length > 0 && allowed(agent, "task")) {
-    tools.push(
+    addUnlessNamed(
+      tools,
       createTaskTool({
         subagents: agent.subagents,
         emit,
@@ -134,17 +135,23 @@ export function toolsForTurn(
   return tools;
 }
 
+/** A project's own tool named like a built-in replaces it (validate warns): the model never gets two tools of one name. */
+function addUnlessNamed(tools: LoadedTool[], tool: LoadedTool): void {
+  if (!tools.some((existing) => existing.name === tool.name)) tools.push(tool);
+}
+
 const staticToolsByAgent = new WeakMap<ResolvedAgent, LoadedTool[]>();
 
 /** Authored and built-in tools depend only on the agent version: built once per loaded agent. */
 function staticTools(agent: ResolvedAgent): LoadedTool[] {
   let tools = staticToolsByAgent.get(agent);
   if (!tools) {
-    tools = [
-      ...authoredTools(agent),
+    tools = authoredTools(agent);
+    const harness = [
       ...builtinTools({ skills: agent.skills, sandbox: agent.config.local?.sandbox, allow: agent.config.tools }),
       ...(agent.config.builtinTools?.reminders ? createReminderTools() : []),
     ];
+    for (const tool of harness) addUnlessNamed(tools, tool);
     staticToolsByAgent.set(agent, tools);
   }
   return tools;
