@@ -4,6 +4,7 @@ import next from "next";
 import { FORWARDING_HEADERS } from "../server/auth/policies.ts";
 import { FORWARDED_HEADER, type HttpHost, PEER_HEADER } from "../server/http/http-host.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
+import { answerClientError, envelopeNextErrors, requestLineProblem, sendError } from "./front-errors.ts";
 import { setHttpHost } from "./route-adapter.ts";
 
 export interface WebServerOptions {
@@ -36,11 +37,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
     req.headers[FORWARDED_HEADER] = FORWARDING_HEADERS.some((name) => name in req.headers) ? "1" : "0";
     const url = req.url ?? "/";
+    const problem = requestLineProblem(req.method, url);
+    if (problem) {
+      sendError(res, problem);
+      return;
+    }
     if (url === "/health" || url.startsWith("/health?")) {
       res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
       return;
     }
-    if (!options.httpHost.options.playground && isPlaygroundPath(new URL(url, "http://x").pathname)) {
+    if (!options.httpHost.options.playground && isPlaygroundPath(pathnameOf(url))) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end('{"ok":false,"error":"not_found","message":"The playground is disabled (--no-playground)."}');
       return;
@@ -48,8 +54,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (single && (url.startsWith("/v1/") || url === "/v1") && !url.startsWith("/v1/agents")) {
       req.url = `/${single}${url}`;
     }
+    if (isApiPath(req.url ?? "/")) envelopeNextErrors(req, res);
     void handle(req, res);
   });
+  server.on("clientError", answerClientError);
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -68,6 +76,20 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       setHttpHost(undefined);
     },
   };
+}
+
+/** The normalised path of a request target; `//x` and other targets URL cannot resolve keep their raw path. */
+function pathnameOf(url: string): string {
+  try {
+    return new URL(url, "http://x").pathname;
+  } catch {
+    return url.split("?")[0];
+  }
+}
+
+/** `/v1/...` and `/<slug>/v1/...`: answers there are JSON, errors included. */
+function isApiPath(url: string): boolean {
+  return /^\/(?:[^/?]+\/)?v1(?:[/?]|$)/.test(url);
 }
 
 /** `/`, `/playground` and `/<slug>/playground`: what `--no-playground` removes (with `/v1/agents`). */
