@@ -9,7 +9,7 @@
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { BdkError, type ErrorCode, type ErrorEnvelope } from "../server/protocol/errors.ts";
+import { BdkError, type ErrorCode, type ErrorEnvelope, httpStatusFor } from "../server/protocol/errors.ts";
 
 /** The methods a route may export; anything else never reaches Next.js. */
 export const ROUTABLE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -32,7 +32,7 @@ export function requestLineProblem(method: string | undefined, url: string): Bdk
 
 /** The first `%XX...` sequence of a path that does not decode (an incomplete escape or invalid UTF-8). */
 function firstBadEscape(pathname: string): string {
-  for (const match of pathname.matchAll(/(?:%[0-9A-Fa-f]{2})+|%.{0,2}/g)) {
+  for (const match of pathname.matchAll(/(?:%[0-9A-Fa-f]{2})*%[^%]{0,2}/g)) {
     try {
       decodeURIComponent(match[0]);
     } catch {
@@ -54,18 +54,21 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     socket.destroy();
     return;
   }
-  const [code, message] =
-    error.code === "HPE_HEADER_OVERFLOW"
-      ? (["headers_too_large", "The request headers are too large."] as const)
-      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? (["request_timeout", "The request took too long to arrive."] as const)
-        : (["invalid_request", `The request is not valid HTTP/1.1 (${error.code ?? "parse error"}).`] as const);
-  const status = new BdkError(code, message).status;
+  const [code, message] = clientErrorAnswer(error.code);
+  const status = httpStatusFor(code);
   const body = JSON.stringify(envelope(code, message));
+  const allow = code === "method_not_allowed" ? `Allow: ${ROUTABLE_METHODS.join(", ")}\r\n` : "";
   socket.end(
-    `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/json; charset=utf-8\r\n${allow}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+function clientErrorAnswer(code: string | undefined): [ErrorCode, string] {
+  if (code === "HPE_HEADER_OVERFLOW") return ["headers_too_large", "The request headers are too large."];
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return ["request_timeout", "The request took too long to arrive."];
+  if (code === "HPE_INVALID_METHOD") return ["method_not_allowed", `The method is not supported; use one of ${ROUTABLE_METHODS.join(", ")}.`];
+  return ["invalid_request", `The request is not valid HTTP/1.1 (${code ?? "parse error"}).`];
 }
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
