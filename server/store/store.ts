@@ -45,6 +45,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
   const { db, sqlite } = openDatabase(stateRoot, options.migrationsFolder);
   const ctx = { db, sqlite, stateRoot, now: () => clock().toISOString() };
   const logs = createLogsRepository(ctx);
+  const leases = createLeasesRepository(ctx);
   return {
     stateRoot,
     sessions: createSessionsRepository(ctx),
@@ -56,9 +57,10 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     reminders: createRemindersRepository(ctx),
     evalRuns: createEvalRunsRepository(ctx),
     logs,
-    leases: createLeasesRepository(ctx),
+    leases,
     memory: createMemoryRepository(ctx),
     close() {
+      leases.close();
       closeTraces();
       if (sqlite.open) sqlite.close();
     },
