@@ -61,6 +61,7 @@ describe("store.leases", () => {
     const { child } = await holderProcess(stateRoot, "reminders", 120_000);
     const store = roots.open(stateRoot);
     const me = store.leases.processHolder();
+    expect(child.exitCode).toBeNull();
     expect(store.leases.tryAcquire("reminders", me, 120_000)).toBe(false);
 
     await kill9(child);
