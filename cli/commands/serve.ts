@@ -1,4 +1,5 @@
 import path from "node:path";
+import { bearerTokenProblem } from "../../server/auth/policies.ts";
 import { type Command, type CommandIO, type FlagSpec, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
 
 const SERVE_FLAGS: FlagSpec[] = [
@@ -7,7 +8,7 @@ const SERVE_FLAGS: FlagSpec[] = [
   { name: "port", type: "string", description: "port to listen on", default: "3000" },
   { name: "mode", type: "string", description: "single | multi (default: single for a project, multi for a folder)" },
   { name: "dev", type: "boolean", description: "dev mode: dev routes, every principal's sessions, scripted fallback" },
-  { name: "bearer-token", type: "strings", description: "accept Authorization: Bearer <token> (repeatable; remote access)" },
+  { name: "bearer-token", type: "strings", description: "accept Authorization: Bearer <token> (repeatable; prefer BDK_BEARER_TOKEN: argv is visible to other users)" },
   { name: "allow-anonymous", type: "boolean", description: "admit everyone as user:anonymous (demo only)" },
   { name: "playground", type: "boolean", description: "serve the playground and the agents index (--no-playground)", default: true },
   { name: "schedules", type: "boolean", description: "fire schedules (--no-schedules)", default: true },
@@ -16,11 +17,24 @@ const SERVE_FLAGS: FlagSpec[] = [
   { name: "model", type: "string", description: "model id for every agent, overrides BDK_MODEL" },
 ];
 
+/** `--bearer-token` values, else `BDK_BEARER_TOKEN`; a token that could not work stops the start. */
+function bearerTokens(args: ParsedArgs, io: CommandIO): string[] | undefined {
+  const flagged = args.flags["bearer-token"] as string[] | undefined;
+  const [tokens, source] = flagged ? [flagged, "--bearer-token"] : [io.env.BDK_BEARER_TOKEN, "BDK_BEARER_TOKEN"];
+  if (tokens === undefined) return undefined;
+  for (const token of [tokens].flat()) {
+    const problem = bearerTokenProblem(token);
+    if (problem) throw new UsageError(`${source} ${problem}: give a token (a long random string) or leave it unset`);
+  }
+  return [tokens].flat();
+}
+
 async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise<number> {
   const port = Number(stringFlag(args, "port") ?? "3000");
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be a port number");
   const mode = stringFlag(args, "mode");
   if (mode !== undefined && mode !== "single" && mode !== "multi") throw new UsageError("--mode is single or multi");
+  const authToken = bearerTokens(args, io);
   const log = (line: string) => io.stderr.write(`${line}\n`);
 
   const { serve } = await import("../../web/serve.ts");
@@ -29,7 +43,7 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
     port,
     mode,
     dev: dev || args.flags.dev === true,
-    authToken: (args.flags["bearer-token"] as string[] | undefined) ?? io.env.BDK_BEARER_TOKEN,
+    authToken,
     allowAnonymous: args.flags["allow-anonymous"] === true,
     playground: args.flags.playground !== false,
     docs: args.flags.docs !== false,

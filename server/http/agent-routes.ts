@@ -140,7 +140,7 @@ export const sessionRoutes = {
     const url = new URL(request.url);
     const limit = limitParam(url, { fallback: 50, max: 200 });
     const page = opened.runtime.listSessions({
-      principalId: visibleOwner(req)?.id,
+      principal: visibleOwner(req),
       q: url.searchParams.get("q") ?? undefined,
       limit,
       cursor: url.searchParams.get("cursor") ?? undefined,
@@ -194,7 +194,7 @@ export const sessionRoutes = {
   },
 
   async listApprovals(req) {
-    const approvals = req.opened.runtime.listApprovals(visibleOwner(req)?.id).map((row) => ({
+    const approvals = req.opened.runtime.listApprovals(visibleOwner(req)).map((row) => ({
       approvalId: row.id,
       sessionId: row.sessionId,
       turnId: row.turnId,

@@ -261,7 +261,7 @@ export class SessionRuntime {
   }
 
   /** `principal` undefined lists every principal's sessions (dev mode, anonymous). */
-  listSessions(query: { principalId?: string; q?: string; limit?: number; cursor?: string }) {
+  listSessions(query: { principal?: Principal; q?: string; limit?: number; cursor?: string }) {
     return this.store.sessions.list({ ...query, limit: query.limit ?? 50 });
   }
 
@@ -332,9 +332,9 @@ export class SessionRuntime {
     return executeTool(tool, input, ctx);
   }
 
-  /** Pending approvals the caller may resolve; `principalId` undefined = everyone's. */
-  listApprovals(principalId: string | undefined): ApprovalRow[] {
-    return this.store.approvals.listPending({ principalId });
+  /** Pending approvals the caller may resolve; `principal` undefined = everyone's. */
+  listApprovals(principal: Principal | undefined): ApprovalRow[] {
+    return this.store.approvals.listPending({ principal });
   }
 
   /**
