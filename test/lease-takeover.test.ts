@@ -6,21 +6,18 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { removeTempProjects } from "../server/load/testing/temp-project.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { openStore, type Store } from "../server/store/index.ts";
 import { type RunningServer, startServer } from "./support/bdk-server.ts";
+import { postAccepted as post, remindersProject, waitFor } from "./support/reminders-server.ts";
 
 let dir: string;
 const servers: RunningServer[] = [];
 let store: Store | undefined;
 
 beforeAll(() => {
-  dir = tempProject({
-    "package.json": '{ "name": "lease-takeover", "type": "module" }',
-    "bot/agent.ts": 'import { defineAgent } from "bdk";\nexport default defineAgent({ builtinTools: { reminders: true } });\n',
-    "bot/instructions.md": "You re-check things when reminded.",
-  });
+  dir = remindersProject("lease-takeover", "You re-check things when reminded.");
 });
 
 afterAll(async () => {
@@ -29,21 +26,7 @@ afterAll(async () => {
   removeTempProjects();
 });
 
-async function post(server: RunningServer, route: string, body: unknown): Promise<Record<string, string>> {
-  const response = await fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  expect(response.status).toBe(202);
-  return (await response.json()) as Record<string, string>;
-}
-
-async function waitFor<T>(read: () => T | undefined, timeoutMs = 200_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const waitLong = <T>(read: () => T | undefined) => waitFor(read, 200_000);
 
 const events = (sessionId: string) => store!.events.list(sessionId) as AnyBdkEvent[];
 const turnsEnded = (sessionId: string) => events(sessionId).filter((event) => event.type === "turn.completed").length;
@@ -66,8 +49,8 @@ it("fires the next reminder on time after kill -9 of the lease holder and a rest
 
   const created = await post(first, "/v1/session", { message: 'reminders_create {"delay":"1s","prompt":"First check."}' });
   const sessionId = created.sessionId;
-  await waitFor(() => reminderMessage(sessionId, 0));
-  await waitFor(() => (turnsEnded(sessionId) === 2 ? true : undefined));
+  await waitLong(() => reminderMessage(sessionId, 0));
+  await waitLong(() => (turnsEnded(sessionId) === 2 ? true : undefined));
   const held = remindersLease(first.stateRoot);
   expect(held).toBeDefined();
 
@@ -76,12 +59,12 @@ it("fires the next reminder on time after kill -9 of the lease holder and a rest
     continuationToken: created.continuationToken,
   });
   expect(second.sessionId).toBe(sessionId);
-  await waitFor(() => (turnsEnded(sessionId) === 3 ? true : undefined));
+  await waitLong(() => (turnsEnded(sessionId) === 3 ? true : undefined));
   await first.stop("SIGKILL");
 
   const restarted = await startServer({ dir, stateRoot: first.stateRoot, port: first.port });
   servers.push(restarted);
-  const fired = await waitFor(() => reminderMessage(sessionId, 1));
+  const fired = await waitLong(() => reminderMessage(sessionId, 1));
   expect((fired.data as { message: string }).message).toContain("Second check.");
   // Fired while the dead process's lease had not yet expired: the restart took it over.
   expect(Date.parse(fired.at)).toBeLessThan(Date.parse(held!.expiresAt));

@@ -2,7 +2,10 @@
  * Fuzzes a real `bdk serve` (the kitchen-sink example, scripted model) with
  * generated hostile HTTP inputs and prints the status counts, the 5xx
  * answers, the hangs and the error answers on /v1 that are not the JSON
- * envelope. Targets: 0 × 5xx, 0 hangs.
+ * envelope. Targets: 0 × 5xx, 0 hangs. "Closed without an answer" happens
+ * when a route refuses a large body before reading it: Node closes the
+ * connection with bytes unread, and the kernel resets it before the client
+ * reads the answer (no lingering close in Node).
  *
  * Run: npx tsx bench/fuzz/run.ts [--count 6000] [--seed 1] [--concurrency 8]
  */
@@ -81,9 +84,11 @@ try {
   console.log(`5xx: ${serverErrors.length} (target 0); hangs: ${hangs.length} (target 0); /v1 errors without the JSON envelope (MCP's JSON-RPC aside): ${notEnvelope.length}`);
   console.log(`closed without an answer, by family: ${[...closed].map(([name, n]) => `${name} ${n}`).join(", ") || "none"}`);
   console.log(`server afterwards: /health ${health}; stack-trace lines in its output: ${stacks}`);
-  for (const [title, list] of [["5xx", serverErrors], ["hang", hangs], ["not an envelope", notEnvelope]] as const) {
+  const closedCases = results.filter(({ answer }) => answer.closedWithoutAnswer);
+  for (const [title, list] of [["5xx", serverErrors], ["hang", hangs], ["not an envelope", notEnvelope], ["closed", closedCases]] as const) {
     for (const { fuzz, answer } of list.slice(0, 12)) {
-      console.log(`  ${title}: ${fuzz.family} ${fuzz.method} ${fuzz.target.slice(0, 120)} → ${answer.status ?? "-"} ${answer.body.slice(0, 120).replace(/\s+/g, " ")}`);
+      const size = Array.isArray(fuzz.body) ? fuzz.body.reduce((sum, piece) => sum + piece.length, 0) : (fuzz.body?.length ?? 0);
+      console.log(`  ${title}: ${fuzz.family} ${fuzz.method} ${fuzz.target.slice(0, 100)} (${size} bytes) → ${answer.status ?? "-"} ${answer.body.slice(0, 120).replace(/\s+/g, " ")}`);
     }
   }
 } finally {
