@@ -3,15 +3,25 @@
  * `bdk serve`: each gets a 4xx with the JSON envelope, never a plain-text 500.
  */
 import { request } from "node:http";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { type RunningServer, startServer } from "./support/bdk-server.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ dir: path.join(KIT_DIR, "bot-examples", "hello") });
+  const dir = tempProject({
+    "package.json": '{ "name": "hostile", "type": "module" }',
+    "bot/instructions.md": "You answer briefly.",
+    "bot/channels/kettle.ts":
+      'import { defineChannel, GET } from "bdk/channels";\n' +
+      'export default defineChannel({ routes: [GET("/teapot", async () => new Response("short and stout", { status: 418, headers: { "content-type": "text/plain" } }))] });\n',
+  });
+  server = await startServer({ dir });
 }, 120_000);
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  removeTempProjects();
+});
 
 /** One request through node:http, which sends methods and escapes as given (fetch refuses TRACE). */
 function send(method: string, target: string, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
@@ -78,4 +88,13 @@ it("answers headers larger than Node accepts with 431 and the envelope", async (
   });
   expect(answer.status).toBe(431);
   expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: "headers_too_large" });
+});
+
+it("leaves a channel handler's own error answer as it wrote it, and names the channel's routes for another method", async () => {
+  const teapot = await send("GET", "/v1/channels/kettle/teapot");
+  expect(teapot.status).toBe(418);
+  expect(teapot.body).toBe("short and stout");
+  const put = await send("PUT", "/v1/channels/kettle/teapot");
+  expect(put.status).toBe(404);
+  expect(JSON.parse(put.body)).toMatchObject({ ok: false, error: "not_found", message: expect.stringContaining("GET /teapot") });
 });

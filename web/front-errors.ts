@@ -10,6 +10,7 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { BdkError, type ErrorCode, type ErrorEnvelope, httpStatusFor } from "../server/protocol/errors.ts";
+import { ROUTE_ANSWER_HEADER } from "./route-adapter.ts";
 
 /** The methods a route may export; anything else never reaches Next.js. */
 export const ROUTABLE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -83,17 +84,23 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 };
 
 /**
- * For a `/v1` request: an error status Next.js answers without a JSON body
- * (an empty 405, its HTML 404 page) leaves as the envelope instead. JSON
- * answers, which every route handler gives, pass through untouched.
+ * For a `/v1` request: an error Next.js answers itself (an empty 405 for a
+ * method the route file does not export, its HTML 404 page) leaves as the
+ * envelope instead. Route handlers' answers (marked by the route adapter)
+ * pass through untouched, whatever their type: channel handlers and the
+ * OAuth callback page answer as they choose.
  */
 export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
   let replacement: string | undefined;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
     const headers = rest.find((arg) => typeof arg === "object" && arg !== null);
-    const contentType = String(headerOf(headers, "content-type") ?? res.getHeader("content-type") ?? "");
-    if (status < 400 || contentType.includes("json")) return writeHead(status, ...rest);
+    const fromRoute = headerOf(headers, ROUTE_ANSWER_HEADER) !== undefined || res.hasHeader(ROUTE_ANSWER_HEADER);
+    if (fromRoute) {
+      res.removeHeader(ROUTE_ANSWER_HEADER);
+      dropHeader(headers, ROUTE_ANSWER_HEADER);
+    }
+    if (status < 400 || fromRoute) return writeHead(status, ...rest);
     const code = CODE_BY_STATUS[status] ?? (status >= 500 ? "internal" : "invalid_request");
     replacement = JSON.stringify(envelope(code, messageFor(status, req)));
     const allow = headerOf(headers, "allow") ?? res.getHeader("allow");
@@ -128,6 +135,12 @@ function messageFor(status: number, req: IncomingMessage): string {
   if (status === 404) return `No route ${what}. See GET /v1/info for what this agent serves.`;
   if (status === 405) return `${what}: this route does not take ${req.method}.`;
   return `${what}: ${statusText(status)}.`;
+}
+
+/** Removes a header from `writeHead`'s object argument (Node's flat array form is left alone). */
+function dropHeader(headers: unknown, name: string): void {
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) return;
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete (headers as Record<string, unknown>)[key];
 }
 
 /** A header from `writeHead`'s arguments: an object, or Node's flat `[name, value, ...]` array. */
