@@ -44,6 +44,12 @@ export interface ToolDefinition<Schema = undefined, Output = unknown> {
   effect?: ToolEffect | ((input: InferToolInput<Schema>) => ToolEffect);
   needsApproval?: boolean | ((input: InferToolInput<Schema>, ctx: ToolContext) => boolean | Promise<boolean>);
   dryRunResult?: (input: InferToolInput<Schema>) => unknown;
+  /**
+   * Time limit of one call in ms (default 10 minutes; `Infinity` for none).
+   * When it passes, the call's `abortSignal` fires and the model gets an
+   * error result; a call that does not stop is left running.
+   */
+  timeoutMs?: number;
 }
 
 /**

@@ -77,6 +77,15 @@ describe("loadTool", () => {
     expect(definitionError(() => loadTool("x", { description: "x", execution: "cloud", execute: () => 1 })).message).toMatch(/execution/);
     expect(definitionError(() => loadTool("x", { description: "x", effect: "delete", execute: () => 1 })).message).toMatch(/effect/);
     expect(definitionError(() => loadTool("x", { description: "x", outputSchema: {}, execute: () => 1 })).message).toMatch(/outputSchema/);
+    for (const timeoutMs of [0, -5, Number.NaN, "60s"]) {
+      expect(definitionError(() => loadTool("x", { description: "x", timeoutMs, execute: () => 1 })).message).toMatch(/timeoutMs must be a positive number/);
+    }
+  });
+
+  it("keeps the tool's time limit (Infinity for none)", () => {
+    expect(loadTool("x", { description: "x", timeoutMs: 5000, execute: () => 1 }).timeoutMs).toBe(5000);
+    expect(loadTool("x", { description: "x", timeoutMs: Number.POSITIVE_INFINITY, execute: () => 1 }).timeoutMs).toBe(Number.POSITIVE_INFINITY);
+    expect(loadTool("x", { description: "x", execute: () => 1 }).timeoutMs).toBeUndefined();
   });
 
   it("normalises effect, needsApproval and dryRunResult", async () => {

@@ -22,6 +22,7 @@ interface ToolShape {
   effect?: unknown;
   needsApproval?: unknown;
   dryRunResult?: unknown;
+  timeoutMs?: unknown;
 }
 
 type Fn = (...args: unknown[]) => unknown;
@@ -72,6 +73,9 @@ export function loadTool(name: string, definition: unknown, origin: ToolOrigin =
     invalid(`execution must be "server" or "agent" (got ${JSON.stringify(tool.execution)})`);
   }
   if (tool.dryRunResult !== undefined && typeof tool.dryRunResult !== "function") invalid("dryRunResult must be a function (input) => value");
+  if (tool.timeoutMs !== undefined && !(typeof tool.timeoutMs === "number" && tool.timeoutMs > 0)) {
+    invalid(`timeoutMs must be a positive number of milliseconds, or Infinity for no limit (got ${typeof tool.timeoutMs === "number" ? tool.timeoutMs : JSON.stringify(tool.timeoutMs)})`);
+  }
   const outputSchema = tool.outputSchema;
   if (outputSchema !== undefined && !isZodLike(outputSchema)) invalid("outputSchema must be a zod schema");
 
@@ -102,5 +106,6 @@ export function loadTool(name: string, definition: unknown, origin: ToolOrigin =
     needsApproval: approval.decide,
     needsApprovalLabel: approval.label,
     dryRunResult,
+    timeoutMs: tool.timeoutMs as number | undefined,
   };
 }

@@ -33,6 +33,8 @@ export interface LoadedTool {
   needsApproval(input: unknown, ctx: ToolContext): Promise<boolean>;
   needsApprovalLabel: boolean | "dynamic";
   dryRunResult?: (input: unknown) => unknown;
+  /** The call's time limit in ms (default `DEFAULT_TOOL_TIMEOUT_MS`); `Infinity` for none. */
+  timeoutMs?: number;
 }
 
 export interface LoadedSkill {
