@@ -80,10 +80,19 @@ describe("loadTool", () => {
   });
 
   it("normalises effect, needsApproval and dryRunResult", async () => {
+    // No effect declared: a write, marked as the default, so dry runs never run it.
     const plain = loadTool("p", { description: "p", execute: () => 1 });
-    expect([plain.effect({}), plain.effectLabel, await plain.needsApproval({}, ctx), plain.needsApprovalLabel]).toEqual(["read", "read", false, false]);
+    expect([plain.effect({}), plain.effectLabel, plain.effectIsDefault, await plain.needsApproval({}, ctx), plain.needsApprovalLabel]).toEqual([
+      "write",
+      "write",
+      true,
+      false,
+      false,
+    ]);
+    expect(loadTool("r", { description: "r", effect: "read", execute: () => 1 })).not.toHaveProperty("effectIsDefault");
 
     const write = loadTool("w", { description: "w", effect: "write", needsApproval: true, dryRunResult: () => ({ dry: true }), execute: () => 1 });
+    expect(write.effectIsDefault).toBeUndefined();
     expect([write.effect({}), write.effectLabel, await write.needsApproval({}, ctx), write.needsApprovalLabel]).toEqual(["write", "write", true, true]);
     expect(write.dryRunResult?.({})).toEqual({ dry: true });
 

@@ -35,8 +35,10 @@ function invalid(message: string, hint?: string): never {
   throw new DefinitionError("invalid_definition", message, hint);
 }
 
-function effectOf(effect: unknown): { label: LoadedTool["effectLabel"]; decide(input: unknown): ToolEffect } {
-  if (effect === undefined || effect === "read") return { label: "read", decide: () => "read" };
+function effectOf(effect: unknown): { label: LoadedTool["effectLabel"]; isDefault?: true; decide(input: unknown): ToolEffect } {
+  // Undeclared counts as a side effect: a dry run (an eval) must never run a tool that may change something.
+  if (effect === undefined) return { label: "write", isDefault: true, decide: () => "write" };
+  if (effect === "read") return { label: "read", decide: () => "read" };
   if (effect === "write") return { label: "write", decide: () => "write" };
   if (typeof effect !== "function") invalid(`effect must be "read", "write" or a function of the input (got ${JSON.stringify(effect)})`);
   return {
@@ -99,6 +101,7 @@ export function loadTool(name: string, definition: unknown, origin: ToolOrigin =
     file: origin.file,
     effect: effect.decide,
     effectLabel: effect.label,
+    ...(effect.isDefault ? { effectIsDefault: true as const } : {}),
     needsApproval: approval.decide,
     needsApprovalLabel: approval.label,
     dryRunResult,
