@@ -8,11 +8,14 @@ import { kindOf, type DefinitionKind } from "../authoring/brand.ts";
 import type { DiagnosticList } from "../discover/diagnostics.ts";
 import { DefinitionError } from "./definition-error.ts";
 import { defaultExport, type ProjectImporter } from "./importer.ts";
+import type { ProjectZod } from "./project-zod.ts";
 
 export interface LoadContext {
   rootDir: string;
   importer: ProjectImporter;
   diagnostics: DiagnosticList;
+  /** The zod copies of the project met so far (tool schemas are converted with their own copy). */
+  projectZod: ProjectZod;
 }
 
 export function absolute(ctx: LoadContext, file: string): string {

@@ -19,6 +19,8 @@ export type ModuleImport =
 export interface ProjectImporter {
   /** Imports an absolute file; failures (syntax error, missing module, a throw at top level) are returned, not thrown. */
   load(absoluteFile: string): Promise<ModuleImport>;
+  /** Imports `specifier` as `fromFile` would (the very module object it got); undefined when it cannot be loaded. */
+  importFrom(specifier: string, fromFile: string): Promise<unknown>;
 }
 
 const FS_CACHE_DIR = path.join(os.tmpdir(), "bdk-jiti-cache");
@@ -74,6 +76,13 @@ export function createProjectImporter(rootDir: string): ProjectImporter {
         return { ok: true, module };
       } catch (error) {
         return { ok: false, ...describeImportError(error, root, absoluteFile) };
+      }
+    },
+    async importFrom(specifier, fromFile) {
+      try {
+        return await jiti.import(specifier, { parentURL: pathToFileURL(fromFile).href });
+      } catch {
+        return undefined;
       }
     },
   };

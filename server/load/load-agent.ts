@@ -19,12 +19,13 @@ import type { DefinitionKind } from "../authoring/brand.ts";
 import { loadAgentConfig, loadSubagent } from "./agent-config.ts";
 import { emptyAssembly, type AgentAssembly } from "./assembly.ts";
 import { resolveConnection } from "./connections.ts";
-import { checked, importDefinition, type LoadContext } from "./context.ts";
+import { absolute, checked, importDefinition, type LoadContext } from "./context.ts";
 import { checkArtifacts, checkChannel, checkHook, checkReminder, checkResult, checkSchedule } from "./definitions.ts";
 import { loadEvals } from "./evals.ts";
 import { loadExtension } from "./extensions.ts";
 import { createProjectImporter } from "./importer.ts";
 import { loadInstructions } from "./instructions.ts";
+import { ProjectZod } from "./project-zod.ts";
 import { loadMarkdownSchedule } from "./schedules.ts";
 import { loadSkill } from "./skills.ts";
 import { looksLikeTool, loadTool } from "./tool.ts";
@@ -72,7 +73,8 @@ async function loadAuthored(ctx: LoadContext, manifest: ProjectManifest, parts: 
   for (const entry of manifest.tools) {
     const definition = await importDefinition(ctx, entry.file, { kinds: ["tool"], helper: "defineTool(...)", accept: looksLikeTool });
     if (definition === undefined) continue;
-    const tool = checked(ctx, entry.file, () => loadTool(entry.name, definition, { file: entry.file }));
+    await ctx.projectZod.locate((definition as { inputSchema?: unknown }).inputSchema, absolute(ctx, entry.file));
+    const tool = checked(ctx, entry.file, () => loadTool(entry.name, definition, { file: entry.file, projectZod: ctx.projectZod }));
     if (tool) parts.tools.push(tool);
   }
   for (const entry of manifest.skills) {
@@ -119,7 +121,8 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
   diagnostics.items.push(...discovery.diagnostics);
   if (!manifest) return { diagnostics: diagnostics.items };
 
-  const ctx: LoadContext = { rootDir: manifest.rootDir, importer: createProjectImporter(manifest.rootDir), diagnostics };
+  const importer = createProjectImporter(manifest.rootDir);
+  const ctx: LoadContext = { rootDir: manifest.rootDir, importer, diagnostics, projectZod: new ProjectZod(importer.importFrom) };
   const config = await loadAgentConfig(ctx, manifest.agentFile);
   const instructions = await loadInstructions(ctx, manifest.instructions);
   const parts = emptyAssembly();

@@ -6,11 +6,14 @@ import type { ToolContext, ToolEffect } from "../authoring/tools.ts";
 import { checkSchema } from "../authoring/validate-schema.ts";
 import { DefinitionError } from "./definition-error.ts";
 import { compileInputSchema, isZodLike } from "./input-schema.ts";
+import type { ProjectZod } from "./project-zod.ts";
 import type { LoadedTool } from "./types.ts";
 
 export interface ToolOrigin {
   file?: string;
   source?: LoadedTool["source"];
+  /** The project's zod copies, so a schema made with one keeps its descriptions. */
+  projectZod?: ProjectZod;
 }
 
 interface ToolShape {
@@ -77,7 +80,7 @@ export function loadTool(name: string, definition: unknown, origin: ToolOrigin =
   const outputSchema = tool.outputSchema;
   if (outputSchema !== undefined && !isZodLike(outputSchema)) invalid("outputSchema must be a zod schema");
 
-  const input = compileInputSchema(tool.inputSchema);
+  const input = compileInputSchema(tool.inputSchema, { toolName: name, projectZod: origin.projectZod });
   const effect = effectOf(tool.effect);
   const approval = approvalOf(tool.needsApproval);
   const execute = tool.execute as Fn;
