@@ -26,12 +26,19 @@ export const callCommand: Command = {
       const remote = new RemoteAgent(url, stringFlag(args, "slug"), stringFlag(args, "token") ?? io.env.BDK_BEARER_TOKEN);
       outcome = await remote.request("POST", `/tools/${encodeURIComponent(toolName)}`, { input });
     } else {
-      const { openAgent } = await import("../../server/host/open-agent.ts");
+      const { AgentLoadError, openAgent } = await import("../../server/host/open-agent.ts");
       const opened = await openAgent(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
         stateRoot: stringFlag(args, "state-root"),
         env: io.env,
+        allowErrors: true,
       });
       try {
+        // Errors in other files do not stop a call of a tool that loaded; a tool that did not load cannot be called.
+        const errors = opened.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+        if (errors.length > 0) {
+          if (!opened.agent.tools.some((tool) => tool.name === toolName)) throw new AgentLoadError(opened.diagnostics);
+          io.stderr.write(`warning: the agent has ${errors.length} error${errors.length === 1 ? "" : "s"} (bdk validate lists them); calling ${toolName}, which loaded.\n`);
+        }
         const result = await opened.runtime.callTool(toolName, input, { principal: { type: "user", id: "local" } });
         outcome = { isError: result.isError, result: result.output };
       } finally {

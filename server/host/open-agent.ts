@@ -30,6 +30,8 @@ export interface OpenAgentOptions {
   clock?: Clock;
   /** Reaches another agent mounted on this host, for peer MCP connections (`agent: "<slug>"`). */
   connectPeer?: (agentSlug: string) => Promise<Transport>;
+  /** Open even when some files have errors (`bdk call` of a tool that did load); the errors stay in `diagnostics`. */
+  allowErrors?: boolean;
 }
 
 export interface OpenedAgent {
@@ -74,7 +76,7 @@ export function defaultStateRoot(projectDir: string): string {
 export async function openAgent(projectDir: string, options: OpenAgentOptions = {}): Promise<OpenedAgent> {
   const dir = path.resolve(projectDir);
   const loaded = await loadAgent(dir);
-  if (!loaded.agent || loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) {
+  if (!loaded.agent || (!options.allowErrors && loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error"))) {
     throw new AgentLoadError(loaded.diagnostics);
   }
   const agent = loaded.agent;

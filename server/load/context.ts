@@ -7,6 +7,7 @@ import path from "node:path";
 import { kindOf, type DefinitionKind } from "../authoring/brand.ts";
 import type { DiagnosticList } from "../discover/diagnostics.ts";
 import { DefinitionError } from "./definition-error.ts";
+import type { MissingExport } from "./import-graph.ts";
 import { defaultExport, type ProjectImporter } from "./importer.ts";
 import type { ProjectZod } from "./project-zod.ts";
 
@@ -26,12 +27,43 @@ export function readProjectFile(ctx: LoadContext, file: string): string {
   return readFileSync(absolute(ctx, file), "utf8");
 }
 
-/** Imports a file; reports an import failure on it. */
+/** Imports a file; reports an import failure on it (a module it imports that failed is reported once, by `reportFailedModules`). */
 export async function importFile(ctx: LoadContext, file: string): Promise<Record<string, unknown> | undefined> {
   const imported = await ctx.importer.load(absolute(ctx, file));
   if (imported.ok) return imported.module;
-  ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line });
+  if (!imported.failedModule) ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line });
   return undefined;
+}
+
+const LISTED_IMPORTERS = 3;
+
+/** One diagnostic per shared module that failed, however many files import it: "241 tools import bot/lib/x.ts, which failed: ...". */
+export function reportFailedModules(ctx: LoadContext, toolsDir: string): void {
+  for (const failure of ctx.importer.failedModules()) {
+    const count = failure.importers.length;
+    const allTools = failure.importers.every((file) => file.startsWith(`${toolsDir}/`));
+    const noun = `${count} ${allTools ? "tool" : "file"}${count === 1 ? " imports" : "s import"}`;
+    const listed = failure.importers.slice(0, LISTED_IMPORTERS).join(", ");
+    const more = count > LISTED_IMPORTERS ? ` and ${count - LISTED_IMPORTERS} more` : "";
+    ctx.diagnostics.error("import_failed", `${noun} ${failure.file}, which failed: ${failure.message}`, {
+      file: failure.file,
+      line: failure.line,
+      hint: `Imported by ${listed}${more}; none of them loaded. Fix ${failure.file} and they all load.`,
+    });
+  }
+}
+
+/** A named import the imported module does not export: at run time it would be `undefined`. */
+export function reportMissingExports(ctx: LoadContext, missing: MissingExport[]): void {
+  for (const { file, line, name, module, suggestion } of missing) {
+    const what = name === "default" ? "a default export" : `"${name}"`;
+    const kit = /^(?:bdk|@cursor\/bdk|@cursor\/july|@grok\/agent-sdk)(?:\/|$)/.test(module);
+    ctx.diagnostics.error("missing_export", `imports ${what} from ${module}, which does not export it`, {
+      file,
+      line,
+      hint: suggestion ?? (kit ? `This kit's ${module} does not provide it.` : `Export it from ${module}, or fix the import: as it is, the value is undefined when the code runs.`),
+    });
+  }
 }
 
 export interface Expectation {

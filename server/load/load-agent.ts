@@ -19,10 +19,11 @@ import type { DefinitionKind } from "../authoring/brand.ts";
 import { loadAgentConfig, loadSubagent } from "./agent-config.ts";
 import { emptyAssembly, type AgentAssembly } from "./assembly.ts";
 import { resolveConnection } from "./connections.ts";
-import { absolute, checked, importDefinition, type LoadContext } from "./context.ts";
+import { absolute, checked, importDefinition, reportFailedModules, reportMissingExports, type LoadContext } from "./context.ts";
 import { checkArtifacts, checkChannel, checkHook, checkReminder, checkResult, checkSchedule } from "./definitions.ts";
 import { loadEvals } from "./evals.ts";
 import { loadExtension } from "./extensions.ts";
+import { manifestModules, scanImports } from "./import-graph.ts";
 import { createProjectImporter } from "./importer.ts";
 import { loadInstructions } from "./instructions.ts";
 import { ProjectZod } from "./project-zod.ts";
@@ -121,8 +122,10 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
   diagnostics.items.push(...discovery.diagnostics);
   if (!manifest) return { diagnostics: diagnostics.items };
 
-  const importer = createProjectImporter(manifest.rootDir);
+  const scan = await scanImports(manifest.rootDir, manifestModules(manifest));
+  const importer = createProjectImporter(manifest.rootDir, scan?.imports);
   const ctx: LoadContext = { rootDir: manifest.rootDir, importer, diagnostics, projectZod: new ProjectZod(importer.importFrom) };
+  reportMissingExports(ctx, scan?.missingExports ?? []);
   const config = await loadAgentConfig(ctx, manifest.agentFile);
   const instructions = await loadInstructions(ctx, manifest.instructions);
   const parts = emptyAssembly();
@@ -136,6 +139,7 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
     ? await loadChecked<ResultDefinition>(ctx, manifest.resultFile, "result", "defineResult(...)", checkResult)
     : undefined;
   const evals = await loadEvals(ctx, manifest);
+  reportFailedModules(ctx, `${manifest.botDir}/tools`);
 
   const botDir = path.join(manifest.rootDir, manifest.botDir);
   const sandboxDir = path.join(botDir, "sandbox", "workspace");
