@@ -36,7 +36,11 @@ export const callCommand: Command = {
         // Errors in other files do not stop a call of a tool that loaded; a tool that did not load cannot be called.
         const errors = opened.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
         if (errors.length > 0) {
-          if (!opened.agent.tools.some((tool) => tool.name === toolName)) throw new AgentLoadError(opened.diagnostics);
+          if (!opened.agent.tools.some((tool) => tool.name === toolName)) {
+            const refusal = new AgentLoadError(opened.diagnostics);
+            refusal.message = `tool "${toolName}" is not available: ${refusal.message}`;
+            throw refusal;
+          }
           io.stderr.write(`warning: the agent has ${errors.length} error${errors.length === 1 ? "" : "s"} (bdk validate lists them); calling ${toolName}, which loaded.\n`);
         }
         const result = await opened.runtime.callTool(toolName, input, { principal: { type: "user", id: "local" } });
