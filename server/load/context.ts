@@ -7,7 +7,7 @@ import path from "node:path";
 import { kindOf, type DefinitionKind } from "../authoring/brand.ts";
 import type { DiagnosticList } from "../discover/diagnostics.ts";
 import { DefinitionError } from "./definition-error.ts";
-import type { MissingExport } from "./import-graph.ts";
+import { kitModule, type MissingExport } from "./import-graph.ts";
 import { defaultExport, type ProjectImporter } from "./importer.ts";
 import type { ProjectZod } from "./project-zod.ts";
 
@@ -17,6 +17,8 @@ export interface LoadContext {
   diagnostics: DiagnosticList;
   /** The zod copies of the project met so far (tool schemas are converted with their own copy). */
   projectZod: ProjectZod;
+  /** Files whose missing imports the import scan reported: a load failure they explain is not reported twice. */
+  missingExportFiles: Set<string>;
 }
 
 export function absolute(ctx: LoadContext, file: string): string {
@@ -31,7 +33,8 @@ export function readProjectFile(ctx: LoadContext, file: string): string {
 export async function importFile(ctx: LoadContext, file: string): Promise<Record<string, unknown> | undefined> {
   const imported = await ctx.importer.load(absolute(ctx, file));
   if (imported.ok) return imported.module;
-  if (!imported.failedModule) ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line });
+  const explained = imported.failedImport !== undefined && ctx.missingExportFiles.has(imported.failedImport);
+  if (!imported.failedModule && !explained) ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line });
   return undefined;
 }
 
@@ -55,15 +58,23 @@ export function reportFailedModules(ctx: LoadContext, toolsDir: string): void {
 
 /** A named import the imported module does not export: at run time it would be `undefined`. */
 export function reportMissingExports(ctx: LoadContext, missing: MissingExport[]): void {
-  for (const { file, line, name, module, suggestion } of missing) {
-    const what = name === "default" ? "a default export" : `"${name}"`;
-    const kit = /^(?:bdk|@cursor\/bdk|@cursor\/july|@grok\/agent-sdk)(?:\/|$)/.test(module);
-    ctx.diagnostics.error("missing_export", `imports ${what} from ${module}, which does not export it`, {
-      file,
-      line,
-      hint: suggestion ?? (kit ? `This kit's ${module} does not provide it.` : `Export it from ${module}, or fix the import: as it is, the value is undefined when the code runs.`),
+  for (const entry of missing) {
+    const what = entry.name === "default" ? "a default export" : `"${entry.name}"`;
+    ctx.missingExportFiles.add(entry.file);
+    ctx.diagnostics.error("missing_export", `imports ${what} from ${entry.module}, which does not export it`, {
+      file: entry.file,
+      line: entry.line,
+      hint: missingExportHint(entry),
     });
   }
+}
+
+function missingExportHint({ name, module, suggestion, local }: MissingExport): string {
+  if (suggestion) return suggestion;
+  const kit = kitModule(module);
+  if (!kit) return `Export it from ${module}, or fix the import: as it is, the value is undefined when the code runs.`;
+  if (name === "default" && local && local in kit) return `It has no default export. Import it by name: import { ${local} } from "${module}".`;
+  return `${module} exports: ${Object.keys(kit).filter((exported) => exported !== "default").join(", ")}.`;
 }
 
 export interface Expectation {

@@ -21,6 +21,8 @@ export interface MissingExport {
   module: string;
   /** esbuild's own suggestion, e.g. `Did you mean to import "formatGreeting" instead?` */
   suggestion?: string;
+  /** For a default import, the name it binds (`import defineTool from ...`). */
+  local?: string;
 }
 
 export interface ImportScan {
@@ -54,10 +56,15 @@ export function manifestModules(manifest: ProjectManifest): string[] {
   return [...files];
 }
 
+/** The kit module a specifier names (`@cursor/bdk/tools`, `bdk`, ...), or undefined. */
+export function kitModule(specifier: string): Record<string, unknown> | undefined {
+  const alias = PACKAGE_ALIASES.find((name) => specifier === name || specifier.startsWith(`${name}/`));
+  return alias === undefined ? undefined : (AUTHORING_SUBPATHS[specifier.slice(alias.length + 1)] as Record<string, unknown> | undefined);
+}
+
 /** The kit's modules as esbuild sees them: one export per runtime export, so a missing name is a link error. */
 function kitModuleSource(specifier: string): string {
-  const alias = PACKAGE_ALIASES.find((name) => specifier === name || specifier.startsWith(`${name}/`))!;
-  const module = AUTHORING_SUBPATHS[specifier.slice(alias.length + 1)] as Record<string, unknown> | undefined;
+  const module = kitModule(specifier);
   if (!module) return "";
   return Object.keys(module)
     .map((name) => (name === "default" ? "export default 0;" : IDENTIFIER.test(name) ? `export const ${name} = 0;` : ""))
@@ -95,6 +102,7 @@ function graphPlugin(rootDir: string, imports: ImportScan["imports"]): Plugin {
 }
 
 const NO_MATCHING_EXPORT = /^No matching export in "(.+)" for import "(.+)"$/;
+const DEFAULT_BINDING = /\bimport\s+([A-Za-z_$][\w$]*)\s*(?:,|from\b)/;
 const ALWAYS_UNDEFINED = /^Import "(.+)" will always be undefined because the file "(.+)" has no exports$/;
 
 function missingExportOf(message: Message): MissingExport | undefined {
@@ -104,12 +112,14 @@ function missingExportOf(message: Message): MissingExport | undefined {
   const [, undefinedName, emptyModule] = ALWAYS_UNDEFINED.exec(message.text) ?? [];
   if (!(name ?? undefinedName)) return undefined;
   const suggestion = message.notes.map((note) => note.text).find((text) => /did you mean/i.test(text));
+  const local = name === "default" ? DEFAULT_BINDING.exec(location.lineText)?.[1] : undefined;
   return {
     file: location.file,
     line: location.line,
     name: name ?? undefinedName,
     module: (module ?? emptyModule).replace(`${KIT_NAMESPACE}:`, ""),
     ...(suggestion ? { suggestion } : {}),
+    ...(local ? { local } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import { pathToFileURL } from "node:url";
 import { createJiti } from "jiti";
 import { authoringVirtualModules } from "./authoring-modules.ts";
 import { explainInteropError } from "./interop-errors.ts";
+import { projectFrames } from "./project-frame.ts";
 
 export type ModuleImport =
   | { ok: true; module: Record<string, unknown> }
@@ -26,6 +27,8 @@ export type ModuleImport =
       line?: number;
       /** Another project module failed (relative path): it is reported once, for all its importers (`failedModules`). */
       failedModule?: string;
+      /** The file (relative) whose import of a missing export made the load fail (`(0 , _x.default) is not a function`). */
+      failedImport?: string;
     };
 
 /** A project module that failed while other files imported it, and those files (paths relative to the project). */
@@ -60,11 +63,15 @@ function evictProjectModules(rootDir: string): void {
  * The loader's message without a stack, paths relative to the project, and
  * the line when the transpiler reports `file:line:column`.
  */
-export function describeImportError(error: unknown, rootDir: string, file: string): { message: string; line?: number } {
+export function describeImportError(error: unknown, rootDir: string, file: string): { message: string; line?: number; failedImport?: string } {
   const interop = explainInteropError(error, rootDir);
   if (interop) {
     const here = interop.file === path.relative(rootDir, file);
-    return { message: here || !interop.file ? interop.message : `${interop.file}:${interop.line}: ${interop.message}`, line: here ? interop.line : undefined };
+    return {
+      message: here || !interop.file ? interop.message : `${interop.file}:${interop.line}: ${interop.message}`,
+      line: here ? interop.line : undefined,
+      ...(interop.file ? { failedImport: interop.file } : {}),
+    };
   }
   const raw = error instanceof Error ? error.message : String(error);
   const lineMatch = new RegExp(`${escapeRegExp(file)}:(\\d+)(?::\\d+)?`).exec(raw);
@@ -78,27 +85,17 @@ export function describeImportError(error: unknown, rootDir: string, file: strin
   return { message, line: lineMatch ? Number(lineMatch[1]) : undefined };
 }
 
-const STACK_LOCATION = /(\/[^\s():]+):(\d+):\d+/g;
-
 /**
- * The project module whose own evaluation threw: the innermost stack frame
- * (or path in the message, for a transform error) in a project file that has
- * not finished loading. A function of a loaded module that throws when the
- * importer calls it is the importer's failure, not the module's.
+ * The project module whose own evaluation threw: the innermost place the
+ * error names (a stack frame, or the file a transform error could not parse)
+ * in a project file that has not finished loading. A function of a loaded
+ * module that throws when the importer calls it is the importer's failure,
+ * not the module's.
  */
 function throwingModule(error: unknown, rootDir: string): { file: string; line: number } | undefined {
-  const text = error instanceof Error ? `${error.stack ?? ""}\n${error.message}` : String(error);
   const cache = createRequire(import.meta.url).cache;
-  for (const [, file, line] of text.matchAll(STACK_LOCATION)) {
-    if (!isProjectModule(rootDir, file)) continue;
-    if (cache[file]?.loaded) continue;
-    return { file, line: Number(line) };
-  }
-  return undefined;
-}
-
-function isProjectModule(rootDir: string, file: string): boolean {
-  return file.startsWith(rootDir + path.sep) && !file.slice(rootDir.length + 1).split(path.sep).includes("node_modules");
+  const frame = projectFrames(error, rootDir).find(({ absolute }) => !cache[absolute]?.loaded);
+  return frame && { file: frame.absolute, line: frame.line };
 }
 
 /** The first module in `file`'s project imports (transitively, not `file` itself) that is known to fail. */

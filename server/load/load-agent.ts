@@ -124,7 +124,13 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
 
   const scan = await scanImports(manifest.rootDir, manifestModules(manifest));
   const importer = createProjectImporter(manifest.rootDir, scan?.imports);
-  const ctx: LoadContext = { rootDir: manifest.rootDir, importer, diagnostics, projectZod: new ProjectZod(importer.importFrom) };
+  const ctx: LoadContext = {
+    rootDir: manifest.rootDir,
+    importer,
+    diagnostics,
+    projectZod: new ProjectZod(importer.importFrom),
+    missingExportFiles: new Set(),
+  };
   reportMissingExports(ctx, scan?.missingExports ?? []);
   const config = await loadAgentConfig(ctx, manifest.agentFile);
   const instructions = await loadInstructions(ctx, manifest.instructions);
