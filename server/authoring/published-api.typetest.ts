@@ -24,8 +24,8 @@ import { slackChannel } from "@cursor/bdk/channels/slack";
 import { defineConnection } from "@cursor/bdk/connections";
 import { defineEval, defineEvalConfig, equals, includes, matches, satisfies } from "@cursor/bdk/evals";
 import { defineExtension } from "@cursor/bdk/extensions";
-import { cursorCloudAgents, launchCloudAgent } from "@cursor/bdk/extensions/cursor-cloud-agents";
-import { cursorGrokBotAgents } from "@cursor/bdk/extensions/cursor-grokbot-agents";
+import cursorCloudAgentsDefault, { cursorCloudAgents, launchCloudAgent } from "@cursor/bdk/extensions/cursor-cloud-agents";
+import cursorGrokBotAgentsDefault, { cursorGrokBotAgents } from "@cursor/bdk/extensions/cursor-grokbot-agents";
 import cursorPluginDefault, { cursorPlugin } from "@cursor/bdk/extensions/cursor-plugin";
 import jev, { decide } from "@cursor/bdk/extensions/jev";
 import { defineHook } from "@cursor/bdk/hooks";
@@ -114,6 +114,14 @@ export const ticket = defineTool({
   },
 });
 
+// A project tool handing work to a cloud agent (field-usage.md).
+export const handOff = defineTool({
+  description: "Hand a pull request to a cloud agent.",
+  inputSchema: z.object({ prUrl: z.string().url() }),
+  execute: (input, ctx) =>
+    launchCloudAgent(ctx, { name: "fix-ci", prompt: "Fix the failing checks.", model, cloud: { repos: [{ url: "https://github.com/acme/checkout", prUrl: input.prUrl }], autoCreatePR: true } }),
+});
+
 // The other subpaths, as the module table lists them.
 export const surface = [
   defineArtifacts({ kinds: { report: { description: "A report", schema: z.object({ title: z.string() }) } } }),
@@ -128,6 +136,9 @@ export const surface = [
   [equals(1), matches(z.string()), satisfies(() => true)],
   defineExtension({ name: "ci" }),
   cursorCloudAgents({ cloud: { repos: [{ url: "https://github.com/acme/checkout", startingRef: "main" }], autoCreatePR: true } }),
+  // field-usage.md: the factories are default-imported and take a model string or setting object.
+  cursorCloudAgentsDefault({ cloud: { repos: [{ url: "https://github.com/acme/checkout", startingRef: "main" }], autoCreatePR: true }, model, needsApproval: false }),
+  cursorGrokBotAgentsDefault({ agents: [{ name: "reviewer", description: "Reviews pull requests" }] }),
   launchCloudAgent,
   cursorGrokBotAgents,
   [cursorPlugin, cursorPluginDefault, decide, jev],
