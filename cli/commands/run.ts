@@ -2,6 +2,7 @@ import type { AnyBdkEvent } from "../../server/protocol/events.ts";
 import { summarizeTrajectory } from "../../server/harness/trajectory.ts";
 import { parseDecision, terminalPrompt } from "../ask.ts";
 import { type Command, type CommandIO, type FlagSpec, stringFlag, UsageError } from "../command.ts";
+import { OBSERVABILITY_FLAGS } from "../observability-flags.ts";
 import { createTurnPrinter, trajectoryJson } from "../render.ts";
 import { openDriver, readWorkspaceFileFlags, type TurnDriver } from "../turn-driver.ts";
 
@@ -61,6 +62,7 @@ export const runCommand: Command = {
     { name: "json", type: "boolean", description: "print { reply, toolCalls, usage, sessionId } as JSON" },
     { name: "text", type: "boolean", description: "print only the final reply text" },
     ...CONVERSATION_FLAGS,
+    ...OBSERVABILITY_FLAGS,
   ],
   async run(args, io) {
     const message = stringFlag(args, "message") ?? args.positionals.join(" ");

@@ -13,7 +13,9 @@ import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { AgentAutomation } from "./automation.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
+import type { Telemetry } from "../telemetry/start-telemetry.ts";
+import { createLogger, type LogFormat, type Logger } from "./logger.ts";
 import { createHostServices } from "./services.ts";
 
 export interface OpenAgentOptions {
@@ -24,8 +26,12 @@ export interface OpenAgentOptions {
   dev?: boolean;
   /** `--model`: wins over BDK_MODEL and the agent's own setting. */
   model?: string;
-  /** Where human-readable log lines go (the terminal of `bdk serve`). */
+  /** Where log lines go (the terminal of `bdk serve`). */
   echo?: (line: string) => void;
+  /** How echoed lines look (`--log-format`); default text. */
+  logFormat?: LogFormat;
+  /** `--otel <url>` and `--otel-content`; the `OTEL_*` variables of `env` apply too. */
+  otel?: TelemetryFlags;
   /** Time for schedules and reminders (tests inject a manual clock). */
   clock?: Clock;
   /** Reaches another agent mounted on this host, for peer MCP connections (`agent: "<slug>"`). */
@@ -87,8 +93,9 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   }
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
   const store = openStore(stateRoot);
-  const logger = createLogger(store, options.echo);
+  const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
   const env = options.env ?? process.env;
+  const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
 
   const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] =>
     resolveModelChain(config.model, config.modelFallbacks ?? [], {
@@ -123,9 +130,11 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     logger,
     resolveModels,
     isModelUnavailable: isModelUnavailableError,
-    host: createHostServices({ agentName: agent.name, store, logger, env, reminders, mcp }),
+    host: createHostServices({ agentName: agent.name, store, logger, env, reminders, mcp, metrics: telemetry?.metrics }),
     mcp,
+    onSubagentEvent: telemetry?.subagentEvent,
   });
+  if (telemetry) runtime.observe(telemetry.recorded);
   const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
   const recovered = runtime.recover();
   if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
@@ -147,9 +156,27 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       await runtime.close();
       // After the turns: a turn that was still calling an MCP tool has been stopped.
       await mcp.close();
+      await telemetry?.shutdown();
       store.close();
     },
   };
+}
+
+/**
+ * OpenTelemetry when an endpoint is configured; otherwise undefined, and the
+ * SDK is never loaded (an idle server does without it).
+ */
+async function openTelemetry(
+  env: Record<string, string | undefined>,
+  flags: TelemetryFlags,
+  agent: ResolvedAgent,
+  logger: Logger,
+): Promise<Telemetry | undefined> {
+  const { settings, warnings } = telemetrySettings(env, flags, { serviceName: agent.name });
+  for (const warning of warnings) logger.warn(`OpenTelemetry: ${warning}`);
+  if (!settings) return undefined;
+  const { startTelemetry } = await import("../telemetry/start-telemetry.ts");
+  return startTelemetry(settings, { agentName: agent.name, logger });
 }
 
 /** `bdk dev` without a credential runs the scripted model: say so once, loudly, at start. */

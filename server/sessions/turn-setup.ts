@@ -21,7 +21,12 @@ export interface TurnServices {
   isModelUnavailable(error: unknown): boolean;
   /** Appends events to a session (persist, publish, hooks). */
   append(sessionId: string, drafts: EventDraft[]): void;
+  /** Sees a subagent's own events, which are not recorded (telemetry makes them child spans). */
+  onSubagentEvent?: SubagentEventSink;
 }
+
+/** A subagent's event as it happens, with the session and the parent's `task` call that runs it. */
+export type SubagentEventSink = (sessionId: string, parentToolCallId: string, draft: EventDraft) => void;
 
 export interface SessionScope {
   session: Pick<SessionRow, "id" | "purpose" | "dryRun"> | undefined;
@@ -152,7 +157,8 @@ function allowed(agent: ResolvedAgent, builtin: string): boolean {
 /**
  * A subagent runs its own loop with the parent's tools (not `task`: no
  * recursion) and the parent's model unless it sets one. Its events stay
- * private; the parent records `subagent.called` / `subagent.completed`.
+ * private (only `onSubagentEvent` sees them); the parent records
+ * `subagent.called` / `subagent.completed`.
  */
 async function runSubagent(
   services: TurnServices,
@@ -164,6 +170,7 @@ async function runSubagent(
   gate: ToolGate | undefined,
 ): Promise<string> {
   const config = subagent.config.model ? subagent.config : parent.config;
+  const sink = services.onSubagentEvent;
   const result = await runTurn({
     system: subagent.instructions,
     history: [],
@@ -174,7 +181,7 @@ async function runSubagent(
     toolContext: (toolCallId) => ({ ...ctx, toolCallId }),
     gate,
     abortSignal: ctx.abortSignal,
-    emit: () => {},
+    emit: sink ? (draft) => sink(ctx.session.id, ctx.toolCallId ?? "direct", draft) : () => {},
   });
   return result.text;
 }
