@@ -30,6 +30,15 @@ export function isContentEnvelope(value: unknown): value is ContentEnvelope {
   );
 }
 
+/**
+ * `{ content, isError: true }` with any other keys (an MCP result's
+ * `structuredContent`, `_meta`) or content parts: the tool reports a failure,
+ * as a throw does.
+ */
+export function isErrorResult(value: unknown): value is { content: unknown; isError: true } {
+  return typeof value === "object" && value !== null && "content" in value && (value as { isError?: unknown }).isError === true;
+}
+
 function isContentPart(part: unknown): boolean {
   if (typeof part !== "object" || part === null) return false;
   const { type, text, data, mimeType } = part as Record<string, unknown>;
@@ -65,7 +74,8 @@ export async function executeTool(tool: LoadedTool, rawInput: unknown, ctx: Tool
   const output = call.value;
   const problem = jsonProblem(output);
   if (problem) return finish(`tool \`${tool.name}\` returned a value that is not JSON: ${problem}`, true);
-  if (isContentEnvelope(output)) return finish(output, output.isError === true);
+  if (isErrorResult(output)) return finish(output, true);
+  if (isContentEnvelope(output)) return finish(output, false);
   return finish(output === undefined ? null : output, false);
 }
 
@@ -96,8 +106,15 @@ export function toModelOutput(outcome: Pick<ToolOutcome, "output" | "isError">):
       ),
     };
   }
-  if (isError) return { type: "error-text", value: typeof output === "string" ? output : JSON.stringify(output) };
+  if (isError) return { type: "error-text", value: typeof output === "string" ? output : (errorResultText(output) ?? JSON.stringify(output)) };
   return { type: "json", value: toJsonValue(output) };
+}
+
+/** The text parts of an error result that is not a well-formed envelope (extra keys, other part types). */
+function errorResultText(output: unknown): string | undefined {
+  if (!isErrorResult(output) || !Array.isArray(output.content)) return undefined;
+  const texts = output.content.map((part) => (typeof part?.text === "string" ? part.text : undefined)).filter((text) => text !== undefined);
+  return texts.length > 0 ? texts.join("\n") : undefined;
 }
 
 function toJsonValue(value: unknown): JSONValue {

@@ -179,6 +179,7 @@ export const sessionRoutes = {
         description: tool.description,
         inputSchema: tool.inputJsonSchema,
         effect: tool.effectLabel,
+        ...(tool.effectIsDefault ? { effectDefault: true } : {}),
         needsApproval: tool.needsApprovalLabel,
       }));
     return json({ ok: true, tools });
