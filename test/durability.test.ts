@@ -135,7 +135,10 @@ it("keeps a message whose turn never started (the previous one could not end), a
   expect(ofTurn[0].data).toEqual({ message: "what now?", workspaceFiles: ["notes/plan.md"] });
   expect(ofTurn[1].data).toMatchObject({ status: "interrupted", code: "interrupted" });
   expect(userMessages(all)).toEqual(["stall {}", "what now?"]);
-  // The files the message brought are in the workspace, as its turn would have left them.
+  // The files the message brought are in the workspace before the next turn runs.
+  const token = (await (await fetch(`${second.url}/v1/session/${created.sessionId}/token`)).json()) as { continuationToken: string };
+  await post(second, `/v1/session/${created.sessionId}`, { message: "go on", continuationToken: token.continuationToken });
+  await until(second, created.sessionId, "session.waiting", all.length);
   expect(existsSync(path.join(second.stateRoot, "workspaces", created.sessionId, "notes", "plan.md"))).toBe(true);
 }, 240_000);
 

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
-import { FORWARDING_HEADERS } from "../server/auth/policies.ts";
+import { hasForwardingHeaders } from "../server/auth/policies.ts";
 import { FORWARDED_HEADER, type HttpHost, PEER_HEADER } from "../server/http/http-host.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
+import { answerClientError, envelopeNextErrors, requestLineProblem, sendError } from "./front-errors.ts";
+import { isApiPath, mapRequest } from "./request-mapping.ts";
 import { setHttpHost } from "./route-adapter.ts";
 
 export interface WebServerOptions {
@@ -22,7 +24,7 @@ export interface WebServer {
 /**
  * Boots the production Next.js app in this process with the engine attached.
  * The front records the socket peer for auth (dropping any client-sent copy)
- * and, in single mode, maps `/v1/*` and `/playground` onto the agent's slug.
+ * and the URL the client used, then maps the path for Next.js (request-mapping.ts).
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   await ensureBuilt(options.log);
@@ -34,22 +36,27 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
-    req.headers[FORWARDED_HEADER] = FORWARDING_HEADERS.some((name) => name in req.headers) ? "1" : "0";
+    req.headers[FORWARDED_HEADER] = hasForwardingHeaders(req.headers) ? "1" : "0";
     const url = req.url ?? "/";
+    const problem = requestLineProblem(req.method, url);
+    if (problem) {
+      sendError(res, problem);
+      return;
+    }
     if (url === "/health" || url.startsWith("/health?")) {
       res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
       return;
     }
-    if (!options.httpHost.options.playground && isPlaygroundPath(new URL(url, "http://x").pathname)) {
+    if (!options.httpHost.options.playground && isPlaygroundPath(pathnameOf(url))) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end('{"ok":false,"error":"not_found","message":"The playground is disabled (--no-playground)."}');
       return;
     }
-    if (single && (url.startsWith("/v1/") || url === "/v1") && !url.startsWith("/v1/agents")) {
-      req.url = `/${single}${url}`;
-    }
+    mapRequest(req, single);
+    if (isApiPath(req.url ?? "/")) envelopeNextErrors(req, res);
     void handle(req, res);
   });
+  server.on("clientError", answerClientError);
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -68,6 +75,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       setHttpHost(undefined);
     },
   };
+}
+
+/** The normalised path of a request target; `//x` and other targets URL cannot resolve keep their raw path. */
+function pathnameOf(url: string): string {
+  try {
+    return new URL(url, "http://x").pathname;
+  } catch {
+    return url.split("?")[0];
+  }
 }
 
 /** `/`, `/playground` and `/<slug>/playground`: what `--no-playground` removes (with `/v1/agents`). */

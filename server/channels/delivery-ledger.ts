@@ -2,8 +2,11 @@
  * Platform retries (Slack's `X-Slack-Retry-Num`, GitHub redeliveries) carry
  * the id of a delivery already handled; the ledger remembers ids for a day in
  * the state store, so a retry never starts a second turn, even after a restart.
+ * The GitHub pack also records a digest of each body it takes (source
+ * `github-body:<channel>`), so a captured payload replayed under a new id is
+ * refused too.
  *
- * An id is claimed in the same transaction that stores what its delivery
+ * Ids are claimed in the same transaction that stores what their delivery
  * brought (the message, the turn it starts): a crash either loses both, and
  * the platform's retry is handled as new, or keeps both, and the retry is a
  * duplicate. Never a claimed id whose message is gone.
@@ -14,6 +17,12 @@ import type { Store } from "../store/index.ts";
 const PREFIX = "bdk:delivery:";
 const KEEP_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/** One id a delivery is known by (its delivery id, the digest of its body). */
+export interface DeliveryKey {
+  source: string;
+  id: string;
+}
 
 export type Claimed<T> = { duplicate: true } | { duplicate: false; result: T };
 
@@ -26,22 +35,21 @@ export class DeliveryLedger {
     private readonly clock: Clock,
   ) {}
 
-  /** Whether `source`/`id` was handled already (a cheap early answer; `claim` decides). */
+  /** Whether `source`/`id` was claimed (within the last day): a cheap early answer; only `claim` records. */
   seen(source: string, id: string): boolean {
-    return this.store.kv.get(this.agentName, keyOf(source, id)) !== undefined;
+    return this.store.kv.get(this.agentName, keyOf({ source, id })) !== undefined;
   }
 
   /**
-   * The first time `source`/`id` is claimed, runs `handle` and records the
-   * id in one transaction (a `handle` that throws records nothing); later
-   * claims are duplicates and run nothing.
+   * When none of `keys` was claimed yet, runs `handle` and records them all
+   * in one transaction (a `handle` that throws records nothing); otherwise
+   * the delivery is a duplicate and nothing runs.
    */
-  claim<T>(source: string, id: string, handle: () => T): Claimed<T> {
-    const key = keyOf(source, id);
+  claim<T>(keys: readonly DeliveryKey[], handle: () => T): Claimed<T> {
     const now = this.clock.now();
     const claimed = this.store.transaction((): Claimed<T> => {
-      if (this.store.kv.get(this.agentName, key) !== undefined) return { duplicate: true };
-      this.store.kv.put(this.agentName, key, now.toISOString());
+      if (keys.some((key) => this.store.kv.get(this.agentName, keyOf(key)) !== undefined)) return { duplicate: true };
+      for (const key of keys) this.store.kv.put(this.agentName, keyOf(key), now.toISOString());
       return { duplicate: false, result: handle() };
     });
     this.purge(now);
@@ -58,6 +66,6 @@ export class DeliveryLedger {
   }
 }
 
-function keyOf(source: string, id: string): string {
+function keyOf({ source, id }: DeliveryKey): string {
   return `${PREFIX}${source}:${id}`;
 }

@@ -2,10 +2,11 @@
  * Restart recovery: what a previous process left unfinished. A turn that
  * was running ends `turn.failed` `interrupted`. A turn that was accepted but
  * never started (its message acknowledged, then the process died) gets its
- * `message.received` now, with the files it brought written into the
- * workspace, and ends `interrupted` too: the message stays in the
- * conversation, so the next turn's history has it, but recovery never runs
- * a model on its own. A turn parked on an approval stays parked.
+ * `message.received` now and ends `interrupted` too: the message stays in
+ * the conversation, so the next turn's history has it, but recovery never
+ * runs a model on its own. The files that message brought are handed back
+ * to be written before the session's next turn. A turn parked on an
+ * approval stays parked.
  */
 import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
@@ -31,25 +32,26 @@ export interface Recovered {
   interrupted: number;
   /** Turns parked on a pending approval: sessionId → turnId. */
   parked: Map<string, string>;
+  /** Files messages of never-started turns brought, to write before each session's next turn. */
+  files: Array<{ sessionId: string; files: Record<string, string> }>;
 }
 
 export function recoverTurns(options: RecoveryOptions): Recovered {
   const { store } = options;
   const pendingApprovals = new Set(store.approvals.listPending().map((approval) => approval.turnId));
-  const parked = new Map<string, string>();
-  let interrupted = 0;
+  const recovered: Recovered = { interrupted: 0, parked: new Map(), files: [] };
   for (const turn of store.turns.listByStatus(["queued", "running"])) {
     if (pendingApprovals.has(turn.id)) {
-      parked.set(turn.sessionId, turn.id);
+      recovered.parked.set(turn.sessionId, turn.id);
       continue;
     }
     // One transaction per turn: a crash during recovery leaves each turn either untouched or fully recorded.
-    if (store.transaction(() => interrupt(options, turn))) interrupted++;
+    if (store.transaction(() => interrupt(options, turn, recovered))) recovered.interrupted++;
   }
-  return { interrupted, parked };
+  return recovered;
 }
 
-function interrupt(options: RecoveryOptions, turn: TurnRow): boolean {
+function interrupt(options: RecoveryOptions, turn: TurnRow, recovered: Recovered): boolean {
   const { store, log } = options;
   const session = store.sessions.get(turn.sessionId);
   store.turns.update(turn.id, { status: "interrupted", endedAt: options.now().toISOString(), ...(turn.workspaceFiles ? { workspaceFiles: null } : {}) });
@@ -58,8 +60,9 @@ function interrupt(options: RecoveryOptions, turn: TurnRow): boolean {
   // A running turn recorded its message when it started; a queued one may not have yet.
   const neverStarted = turn.status === "queued" && !store.events.hasTurnEvent(session.id, turn.id, "message.received");
   if (neverStarted) {
-    const written = turn.workspaceFiles ? writeFiles(options, turn) : undefined;
-    drafts.push({ type: "message.received", turnId: turn.id, data: { message: turn.message, ...(written ? { workspaceFiles: written } : {}) } });
+    const files = turn.workspaceFiles ? checkFiles(options, turn) : undefined;
+    if (files) recovered.files.push({ sessionId: session.id, files: turn.workspaceFiles! });
+    drafts.push({ type: "message.received", turnId: turn.id, data: { message: turn.message, ...(files ? { workspaceFiles: files } : {}) } });
   }
   const message = neverStarted ? INTERRUPTED_BEFORE_START : INTERRUPTED_RUNNING;
   drafts.push({ type: "turn.failed", turnId: turn.id, data: { status: "interrupted", code: "interrupted", message } });
@@ -69,12 +72,12 @@ function interrupt(options: RecoveryOptions, turn: TurnRow): boolean {
   return true;
 }
 
-/** The files a message brought, written as its turn would have; a failure is logged and leaves them out. */
-function writeFiles(options: RecoveryOptions, turn: TurnRow): string[] | undefined {
+/** The paths of the files a message brought, checked against the workspace as it is now; a bad one is logged and leaves them out. */
+function checkFiles(options: RecoveryOptions, turn: TurnRow): string[] | undefined {
   try {
-    return options.workspaces.writeNow(turn.sessionId, turn.workspaceFiles!);
+    return options.workspaces.check(turn.sessionId, turn.workspaceFiles!);
   } catch (error) {
-    options.logger.warn(`Could not write the workspace files of interrupted turn ${turn.id}: ${messageOf(error)}`);
+    options.logger.warn(`The workspace files of interrupted turn ${turn.id} cannot be written: ${messageOf(error)}`);
     return undefined;
   }
 }

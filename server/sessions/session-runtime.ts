@@ -3,11 +3,12 @@ import type { HostServices } from "../authoring/types.ts";
 import { executeTool, type ToolOutcome } from "../harness/execute-tool.ts";
 import { pathSyntaxProblem, planWorkspaceFiles } from "../harness/workspace.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
+import { JOURNAL_FOLDER, MemoryJournal } from "../memory/journal.ts";
 import { createHostServices } from "../host/services.ts";
 import type { Logger } from "../host/logger.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import type { McpConnections } from "../mcp/connections.ts";
-import { BdkError } from "../protocol/errors.ts";
+import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId } from "../protocol/ids.ts";
 import type { Store } from "../store/index.ts";
@@ -21,7 +22,7 @@ import { recoverTurns } from "./recovery.ts";
 import { type Admission, TurnChain } from "./turn-chain.ts";
 import { TurnExecutor } from "./turn-executor.ts";
 import type { TurnEnd } from "./turn-runner.ts";
-import { authoredTools, toolContextFor, type TurnServices } from "./turn-setup.ts";
+import { authoredTools, type SubagentEventSink, toolContextFor, type TurnServices } from "./turn-setup.ts";
 import { TurnSlots } from "./turn-slots.ts";
 import { DIRECT_CALLS_WORKSPACE, SessionWorkspaces } from "./workspaces.ts";
 
@@ -40,6 +41,8 @@ export interface SessionRuntimeOptions {
   mcp?: Pick<McpConnections, "modelTools">;
   /** Idle sessions whose history stays cached in memory (default 256); older ones are rebuilt from events. */
   idleSessionsCached?: number;
+  /** Sees subagents' events, which are not recorded (`observe` sees the recorded ones). */
+  onSubagentEvent?: SubagentEventSink;
 }
 
 export interface StartSessionInput {
@@ -96,6 +99,8 @@ export interface FollowUpAnswer {
 export class SessionRuntime {
   agent: ResolvedAgent;
   private readonly store: Store;
+  /** `memoryHook`: every completed turn, shared by all sessions (`memory/journal.jsonl` in each workspace). */
+  private readonly journal: MemoryJournal;
   private readonly host: HostServices;
   private readonly now: () => Date;
   private readonly log: SessionEventLog;
@@ -107,6 +112,9 @@ export class SessionRuntime {
   private readonly answers: IdempotentAnswers;
 
   constructor(private readonly options: SessionRuntimeOptions) {
+    this.journal = new MemoryJournal(path.join(options.stateRoot, JOURNAL_FOLDER), (error) =>
+      options.logger.warn(`Memory: could not append to the journal: ${messageOf(error)}`),
+    );
     this.agent = options.agent;
     this.store = options.store;
     this.now = options.now ?? (() => new Date());
@@ -129,6 +137,7 @@ export class SessionRuntime {
       resolveModels: options.resolveModels,
       isModelUnavailable: options.isModelUnavailable,
       append: (sessionId, drafts) => this.log.append(sessionId, drafts),
+      onSubagentEvent: options.onSubagentEvent,
     };
     const executor = new TurnExecutor({
       store: options.store,
@@ -140,6 +149,7 @@ export class SessionRuntime {
       services: this.services,
       logger: options.logger,
       agent: () => this.agent,
+      journal: this.journal,
       mcp: options.mcp,
     });
     this.chain = new TurnChain({
@@ -286,7 +296,7 @@ export class SessionRuntime {
   }
 
   /** `principal` undefined lists every principal's sessions (dev mode, anonymous). */
-  listSessions(query: { principalId?: string; q?: string; limit?: number; cursor?: string }) {
+  listSessions(query: { principal?: Principal; q?: string; limit?: number; cursor?: string }) {
     return this.store.sessions.list({ ...query, limit: query.limit ?? 50 });
   }
 
@@ -355,9 +365,9 @@ export class SessionRuntime {
     return executeTool(tool, input, ctx);
   }
 
-  /** Pending approvals the caller may resolve; `principalId` undefined = everyone's. */
-  listApprovals(principalId: string | undefined): ApprovalRow[] {
-    return this.store.approvals.listPending({ principalId });
+  /** Pending approvals the caller may resolve; `principal` undefined = everyone's. */
+  listApprovals(principal: Principal | undefined): ApprovalRow[] {
+    return this.store.approvals.listPending({ principal });
   }
 
   /**
@@ -390,7 +400,7 @@ export class SessionRuntime {
    * Returns how many turns ended.
    */
   recover(): number {
-    const { interrupted, parked } = recoverTurns({
+    const { interrupted, parked, files } = recoverTurns({
       store: this.store,
       log: this.log,
       workspaces: this.workspaces,
@@ -398,6 +408,11 @@ export class SessionRuntime {
       now: this.now,
     });
     for (const [sessionId, turnId] of parked) this.chain.park(sessionId, turnId);
+    for (const { sessionId, files: sent } of files) {
+      this.chain.beforeNextTurn(sessionId, `Could not write the workspace files of session ${sessionId} after a restart`, () =>
+        this.workspaces.write(sessionId, sent),
+      );
+    }
     return interrupted;
   }
 
@@ -409,6 +424,7 @@ export class SessionRuntime {
   async close(): Promise<void> {
     await this.chain.shutdown();
     this.log.close();
+    await this.journal.idle();
   }
 
   /** Persists, then publishes: a follower never sees an event the store could lose. */

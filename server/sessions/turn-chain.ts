@@ -83,6 +83,18 @@ export class TurnChain {
     return queued;
   }
 
+  /** Runs `work` before the session's next turn starts (files a recovered message brought); a failure is logged. */
+  beforeNextTurn(sessionId: string, label: string, work: () => Promise<unknown>): void {
+    const live = this.options.lives.open(sessionId);
+    this.detached(() => {
+      const done = live.tail.then(work).catch((error: unknown) => this.options.logger.warn(`${label}: ${messageOf(error)}`));
+      live.tail = done;
+      void done.then(() => {
+        if (live.tail === done) this.options.lives.rest(sessionId, live);
+      });
+    });
+  }
+
   /** Records that a previous process left this turn parked on an approval. */
   park(sessionId: string, turnId: string): void {
     this.dormant.set(sessionId, turnId);

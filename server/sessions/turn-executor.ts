@@ -11,7 +11,8 @@ import { buildSystemPrompt } from "../harness/system-prompt.ts";
 import type { Logger } from "../host/logger.ts";
 import type { LoadedTool, ResolvedAgent } from "../load/types.ts";
 import { McpConnections } from "../mcp/connections.ts";
-import { recallSection, rememberTurn } from "../memory/memory.ts";
+import type { MemoryJournal } from "../memory/journal.ts";
+import { recallSection, rememberTurn, shareJournal } from "../memory/memory.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDraft } from "../protocol/events.ts";
 import type { Store } from "../store/index.ts";
@@ -43,6 +44,8 @@ export interface TurnExecutorOptions {
   logger: Logger;
   /** The agent as loaded now (memory notes use it; a turn runs the version it started with). */
   agent: () => ResolvedAgent;
+  /** `memoryHook`'s journal of completed turns, shared into each workspace. */
+  journal: MemoryJournal;
   mcp?: Pick<McpConnections, "modelTools">;
 }
 
@@ -74,6 +77,7 @@ export class TurnExecutor {
       let written: string[] | undefined;
       try {
         await workspaces.prepare(sessionId, agent);
+        await shareJournal(this.options.journal, agent, session, workspaces.dirOf(sessionId));
         if (start.workspaceFiles) written = await workspaces.write(sessionId, start.workspaceFiles);
       } catch (error) {
         emit({ type: "message.received", data: { message: start.message } });
@@ -188,7 +192,7 @@ export class TurnExecutor {
   /** `memoryHook`: a note of the exchange; a failure to store it never fails the turn. */
   private remember(session: SessionRow, turnId: string, reply: string): void {
     try {
-      rememberTurn(this.options.store, this.options.agent(), session, turnId, reply);
+      rememberTurn(this.options.store, this.options.journal, this.options.agent(), session, turnId, reply);
     } catch (error) {
       this.options.logger.warn(`Memory: could not store a note for turn ${turnId}: ${messageOf(error)}`);
     }

@@ -4,7 +4,7 @@
  * a message brings, and removing a session's own directory when the session
  * is deleted.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { planWorkspaceFiles, prepareWorkspace, writeWorkspaceFiles } from "../harness/workspace.ts";
@@ -70,23 +70,14 @@ export class SessionWorkspaces {
     this.preparedFor.set(sessionId, agent.version);
   }
 
-  /** Checks files a message brings against the workspace as it is now; throws naming the first bad path. */
-  check(sessionId: string, files: Record<string, string>): void {
-    planWorkspaceFiles(this.dirOf(sessionId), files);
+  /** Checks files a message brings against the workspace as it is now; returns their relative paths, throws naming the first bad one. */
+  check(sessionId: string, files: Record<string, string>): string[] {
+    return planWorkspaceFiles(this.dirOf(sessionId), files).map((file) => file.relative);
   }
 
   /** Writes the files a message brought; returns their relative paths. */
   write(sessionId: string, files: Record<string, string>): Promise<string[]> {
     return writeWorkspaceFiles(this.dirOf(sessionId), files);
-  }
-
-  /** `write`, synchronously: for restart recovery, which runs before anything else. */
-  writeNow(sessionId: string, files: Record<string, string>): string[] {
-    return planWorkspaceFiles(this.dirOf(sessionId), files).map(({ relative, target, contents }) => {
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, contents);
-      return relative;
-    });
   }
 
   /**

@@ -49,10 +49,14 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
   const tx = createTransactions(sqlite);
   const ctx = { db, sqlite, stateRoot, now: () => clock().toISOString(), tx };
   const logs = createLogsRepository(ctx);
+  const leases = createLeasesRepository(ctx);
+  const events = createEventsRepository(ctx, (message) => logs.append("warn", message));
+  // The trace files a crash can have cut short are those of the last events stored: bounded work, whatever the store's size.
+  events.repairRecentTraces();
   return {
     stateRoot,
     sessions: createSessionsRepository(ctx),
-    events: createEventsRepository(ctx, (message) => logs.append("warn", message)),
+    events,
     turns: createTurnsRepository(ctx),
     approvals: createApprovalsRepository(ctx),
     kv: createKvRepository(ctx),
@@ -60,12 +64,13 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     reminders: createRemindersRepository(ctx),
     evalRuns: createEvalRunsRepository(ctx),
     logs,
-    leases: createLeasesRepository(ctx),
+    leases,
     memory: createMemoryRepository(ctx),
     idempotency: createIdempotencyRepository(ctx),
     transaction: tx.transaction,
     afterCommit: tx.afterCommit,
     close() {
+      leases.close();
       closeTraces();
       if (sqlite.open) sqlite.close();
     },

@@ -14,6 +14,8 @@ export interface RunningProcess {
   waitForOutput(pattern: RegExp): Promise<RegExpMatchArray>;
   /** Settles when the process has exited and its output is closed. */
   done: Promise<ProcessResult>;
+  /** Ends the process (SIGTERM) if it is still running. */
+  kill(): void;
 }
 
 /** Starts a command, capturing its output (no colour, no stdin); the caller may read stdout while it runs. */
@@ -42,6 +44,9 @@ export function startProcess(
   return {
     stdout: () => stdout,
     done,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    },
     waitForOutput(pattern) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -30,7 +30,7 @@ export async function handleSlackRequest(request: PackRequest, options: SlackCha
 
   let payload: unknown;
   try {
-    payload = JSON.parse(rawBody);
+    payload = JSON.parse(rawBody.toString("utf8"));
   } catch {
     throw new BdkError("invalid_request", "The Slack channel takes Events API JSON payloads.");
   }
@@ -38,7 +38,7 @@ export async function handleSlackRequest(request: PackRequest, options: SlackCha
   if (inbound.kind === "challenge") return Response.json({ challenge: inbound.challenge });
   if (inbound.kind === "ignore") return Response.json({ ok: true, ignored: inbound.reason });
   // The event id is claimed with the message it carried, in one transaction.
-  const claimed = request.ledger.claim("slack", inbound.eventId, () => {
+  const claimed = request.ledger.claim([{ source: "slack", id: inbound.eventId }], () => {
     if (isStopCommand(inbound.text)) return { ok: true, stopped: request.stop(inbound.conversationKey) };
     const turn = request.send({
       message: inbound.text,

@@ -4,7 +4,7 @@ import type { LoadedTool } from "../../load/types.ts";
 import { resolveInside } from "../workspace.ts";
 import { builtinTool } from "./define.ts";
 import { childEnv, runProcess, withTruncationNote } from "./run-process.ts";
-import { sandboxArgv } from "./sandbox.ts";
+import { confinedArgv } from "./sandbox.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_TIMEOUT_MS = 10 * 60_000;
@@ -28,9 +28,10 @@ export function shellTool(options: { sandbox?: boolean } = {}): LoadedTool {
     async ({ command, timeoutMs = DEFAULT_TIMEOUT_MS }, ctx) => {
       const cwd = resolveInside(ctx.workspaceDir, ".");
       await mkdir(cwd, { recursive: true });
-      const argv = ["bash", "-lc", command];
+      // No login or rc files: what runs is the command, not the host's profile.
+      const argv = ["bash", "--noprofile", "--norc", "-c", command];
       const run = await runProcess({
-        argv: options.sandbox ? sandboxArgv(cwd, argv) : argv,
+        argv: confinedArgv({ sandbox: options.sandbox, cwd }, argv),
         cwd,
         env: childEnv(ctx.session.id),
         timeoutMs,
@@ -44,6 +45,7 @@ export function shellTool(options: { sandbox?: boolean } = {}): LoadedTool {
       if (run.aborted) return errorResult("The command was stopped because the turn was cancelled.", { ...result, killed: true });
       return run.signal ? { ...result, signal: run.signal } : result;
     },
-    { effect: "write" },
+    // The command's own limit kills it; the harness's limit only backs that up.
+    { effect: "write", timeoutMs: MAX_TIMEOUT_MS + 60_000 },
   );
 }
