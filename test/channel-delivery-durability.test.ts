@@ -49,8 +49,17 @@ afterAll(async () => {
   removeTempProjects();
 });
 
-const received = (sessionId: string) =>
-  (store.events.list(sessionId) as AnyBdkEvent[]).flatMap((event) => (event.type === "message.received" ? [event.data.message] : []));
+/** The messages the session's turns recorded, once its turn has ended (a turn records its message when it starts). */
+async function received(sessionId: string): Promise<string[]> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const events = store.events.list(sessionId) as AnyBdkEvent[];
+    if (events.at(-1)?.type === "session.waiting") {
+      return events.flatMap((event) => (event.type === "message.received" ? [event.data.message] : []));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`session ${sessionId} did not settle`);
+}
 
 /** Sends the same delivery twice: first while the store refuses new turns, then as the platform's retry. */
 async function deliverTwice(send: () => Promise<Response>) {
@@ -88,7 +97,7 @@ it("Slack: an event whose message could not be stored is handled again when Slac
   const { failed, retried } = await deliverTwice(send);
   expect(failed).toMatchObject({ status: 500, body: { ok: false, error: "internal" } });
   expect(retried).toMatchObject({ ok: true, sessionId: expect.stringMatching(/^ses_/) });
-  expect(received(retried.sessionId as string)).toEqual(["are you there?"]);
+  expect(await received(retried.sessionId as string)).toEqual(["are you there?"]);
 }, 60_000);
 
 it("GitHub: a delivery whose message could not be stored is handled again when GitHub redelivers it", async () => {
@@ -112,5 +121,5 @@ it("GitHub: a delivery whose message could not be stored is handled again when G
   const { failed, retried } = await deliverTwice(send);
   expect(failed.status).toBe(500);
   expect(retried).toMatchObject({ ok: true, continuationToken: "pr:acme/checkout#77" });
-  expect(received(retried.sessionId as string)).toEqual([expect.stringContaining("Review https://github.com/acme/checkout/pull/77")]);
+  expect(await received(retried.sessionId as string)).toEqual([expect.stringContaining("Review https://github.com/acme/checkout/pull/77")]);
 }, 60_000);

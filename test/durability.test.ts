@@ -18,10 +18,13 @@ beforeAll(() => {
   dir = tempProject({
     "package.json": '{ "name": "durable-bot", "type": "module" }',
     "bot/instructions.md": "You help with reviews.",
-    // Ignores its abort signal: the turn that called it cannot end, so the next one waits.
-    "bot/tools/stall.ts": `import { defineTool } from "bdk/tools";
+    "bot/tools/hold.ts": `import { defineTool } from "bdk/tools";
 import { z } from "zod";
-export default defineTool({ description: "Waits forever.", inputSchema: z.object({}), execute: () => new Promise(() => {}) });
+export default defineTool({ description: "Holds the line.", inputSchema: z.object({}), execute: () => ({ held: true }) });
+`,
+    // Committing an answer about hold never settles (and ignores stops): that turn cannot end, so the next one waits.
+    "bot/result.ts": `import { defineResult } from "bdk/result";
+export default defineResult({ commit: (text) => (text.includes("held") ? new Promise(() => {}) : undefined) });
 `,
     "bot/tools/submit_review.ts": `import { defineTool } from "bdk/tools";
 import { z } from "zod";
@@ -117,8 +120,8 @@ it("keeps coalesced follow-ups acknowledged while a turn ran, after kill -9", as
 
 it("keeps a message whose turn never started (the previous one could not end), after kill -9", async () => {
   const first = await serve();
-  const created = (await post(first, "/v1/session", { message: "stall {}" })).body;
-  await until(first, created.sessionId, "actions.requested");
+  const created = (await post(first, "/v1/session", { message: "hold {}" })).body;
+  await until(first, created.sessionId, "message.completed");
   const preempting = await post(first, `/v1/session/${created.sessionId}`, {
     message: "what now?",
     continuationToken: created.continuationToken,
@@ -134,7 +137,7 @@ it("keeps a message whose turn never started (the previous one could not end), a
   expect(ofTurn.map((event) => event.type)).toEqual(["message.received", "turn.failed"]);
   expect(ofTurn[0].data).toEqual({ message: "what now?", workspaceFiles: ["notes/plan.md"] });
   expect(ofTurn[1].data).toMatchObject({ status: "interrupted", code: "interrupted" });
-  expect(userMessages(all)).toEqual(["stall {}", "what now?"]);
+  expect(userMessages(all)).toEqual(["hold {}", "what now?"]);
   // The files the message brought are in the workspace before the next turn runs.
   const token = (await (await fetch(`${second.url}/v1/session/${created.sessionId}/token`)).json()) as { continuationToken: string };
   await post(second, `/v1/session/${created.sessionId}`, { message: "go on", continuationToken: token.continuationToken });
