@@ -10,6 +10,7 @@ import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { openStore, type Store } from "../server/store/index.ts";
 import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
 import { type PlatformApiServer, startPlatformApiServer } from "./support/platform-api-server.ts";
+import { refuseInserts } from "./support/store-faults.ts";
 
 const SLACK_SECRET = "slack-signing-secret";
 const STREAM_SECRET = "stream-signing-secret";
@@ -66,6 +67,22 @@ async function idle(sessionId: string, turns: number): Promise<AnyBdkEvent[]> {
 }
 
 const received = (sessionId: string) => events(sessionId).filter((event) => event.type === "message.received");
+
+/**
+ * Sends one delivery twice: first while the state database refuses new turns
+ * (as a full disk would), then as the platform's retry of it.
+ */
+async function deliverTwice(send: () => Promise<Response>) {
+  const lift = refuseInserts(server.stateRoot, "turns");
+  let failed: Response;
+  try {
+    failed = await send();
+  } finally {
+    lift();
+  }
+  const retried = (await (await send()).json()) as { sessionId: string };
+  return { failed: { status: failed.status, body: (await failed.json()) as Record<string, unknown> }, retried };
+}
 
 describe("Slack Events API", () => {
   const nowSeconds = () => String(Math.floor(Date.now() / 1000));
@@ -131,6 +148,15 @@ describe("Slack Events API", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received(first.sessionId)).toHaveLength(2);
     expect(events(first.sessionId).filter((event) => event.type === "turn.started")).toHaveLength(2);
+  });
+
+  it("takes an event again when Slack retries it after its message could not be stored", async () => {
+    const event = mention("Ev900", "1700000900.000100", "are you there?");
+    const { failed, retried } = await deliverTwice(() => slack(event));
+    expect(failed).toMatchObject({ status: 500, body: { ok: false, error: "internal" } });
+    expect(retried).toMatchObject({ ok: true, sessionId: expect.stringMatching(/^ses_/) });
+    await idle(retried.sessionId, 1);
+    expect(received(retried.sessionId).map((event) => event.data)).toEqual([{ message: "are you there?" }]);
   });
 
   it("refuses a bad signature and a stale timestamp without starting anything", async () => {
@@ -230,6 +256,17 @@ describe("GitHub webhooks", () => {
     expect(forged.status).toBe(401);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received(session.id)).toHaveLength(2);
+  });
+
+  it("takes a delivery again when GitHub redelivers it after its message could not be stored", async () => {
+    const opened = { action: "opened", pull_request: { ...pullRequest, number: 77, html_url: "https://github.com/acme/checkout/pull/77" }, repository, sender: { login: "alice", type: "User" } };
+    const { failed, retried } = await deliverTwice(() => github("pull_request", "d-900", opened));
+    expect(failed.status).toBe(500);
+    expect(retried).toMatchObject({ ok: true, continuationToken: "pr:acme/checkout#77" });
+    await idle(retried.sessionId, 1);
+    expect(received(retried.sessionId).map((event) => event.data)).toEqual([
+      { message: expect.stringContaining("Review https://github.com/acme/checkout/pull/77") },
+    ]);
   });
 
   it("ignores events the hooks decline: closed PRs, bots, comments not mentioning the bot", async () => {
