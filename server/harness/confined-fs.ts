@@ -113,7 +113,8 @@ async function openBeneath(root: string, relative: string, options: OpenBeneathO
   const absoluteInside = (target: string): string[] => {
     for (const base of new Set([path.resolve(root), rootDir.real])) {
       const inner = path.relative(base, target);
-      if (inner === "" || (!inner.startsWith("..") && !path.isAbsolute(inner))) return components(inner);
+      const climbs = inner === ".." || inner.startsWith(`..${path.sep}`);
+      if (!climbs && !path.isAbsolute(inner)) return components(inner);
     }
     throw new ConfinedPathError(`path ${shown} is outside the workspace`, "outside");
   };

@@ -38,6 +38,13 @@ describe("read", () => {
     expect((await run(readTool(), { path: file("a.txt") })).output).toMatchObject({ content: "hi" });
   });
 
+  it("reads a name that starts with two dots, by absolute path and through an absolute symlink", async () => {
+    put("..notes", "dotted");
+    symlinkSync(file("..notes"), file("link"));
+    expect((await run(readTool(), { path: file("..notes") })).output).toMatchObject({ content: "dotted" });
+    expect((await run(readTool(), { path: "link" })).output).toMatchObject({ content: "dotted" });
+  });
+
   it("refuses binary files and directories, and says when a file is missing", async () => {
     put("image.bin", Buffer.from([0x89, 0x50, 0x00, 0x01]));
     mkdirSync(file("folder"));
