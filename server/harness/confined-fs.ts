@@ -53,9 +53,12 @@ function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
 }
 
+/** What separates path components: `/`, and on Windows `\\` too (on POSIX a backslash is part of a name). */
+export const PATH_SEPARATORS = process.platform === "win32" ? /[\\/]/ : /\//;
+
 /** `relative` split into components; `.` and empty ones dropped. */
 function components(relative: string): string[] {
-  return relative.split(/[\\/]/).filter((part) => part !== "" && part !== ".");
+  return relative.split(PATH_SEPARATORS).filter((part) => part !== "" && part !== ".");
 }
 
 export async function openRoot(root: string): Promise<HeldDir> {

@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedSkill, LoadedTool } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
-import { ConfinedPathError, openFileBeneath, writeFileBeneath } from "./confined-fs.ts";
+import { ConfinedPathError, openFileBeneath, PATH_SEPARATORS, writeFileBeneath } from "./confined-fs.ts";
 import { agentToolScript, agentToolScriptPath } from "./builtin-tools/agent-tool-script.ts";
 import { withAgentToolsSection } from "./builtin-tools/agents-file.ts";
 
@@ -73,7 +73,7 @@ export function pathSyntaxProblem(relative: string): string | undefined {
   if (relative === "") return "is empty";
   if (relative.includes("\0")) return "contains a NUL byte";
   if (path.isAbsolute(relative) || /^[a-zA-Z]:/.test(relative) || relative.startsWith("\\")) return "must be a relative path";
-  const segments = relative.split(/[\\/]/);
+  const segments = relative.split(PATH_SEPARATORS);
   if (segments.includes("..")) return 'must not contain ".." segments';
   if (segments.every((segment) => segment === "" || segment === ".")) return "does not name a file";
   return undefined;
@@ -110,7 +110,7 @@ export function planWorkspaceFiles(dir: string, files: Record<string, string>, l
   return Object.entries(files).map(([relative, contents]) => {
     const checked = checkFilePath(dir, relative, contents);
     if ("reason" in checked) throw new BdkError("invalid_request", `${label}: ${JSON.stringify(relative)} ${checked.reason}`);
-    return { relative: path.posix.normalize(relative.replaceAll("\\", "/")), contents };
+    return { relative: path.posix.normalize(relative.split(PATH_SEPARATORS).join("/")), contents };
   });
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LoadedTool } from "../../load/types.ts";
@@ -68,6 +68,13 @@ describe("write", () => {
     const outcome = await run(writeTool(), { path: "src/deep/new.ts", content: "héllo" });
     expect(outcome).toMatchObject({ isError: false, output: { path: "src/deep/new.ts", bytes: 6 } });
     expect(readFileSync(file("src/deep/new.ts"), "utf8")).toBe("héllo");
+  });
+
+  it.runIf(process.platform !== "win32")("keeps a backslash as part of a name (it is no separator on POSIX)", async () => {
+    expect(await run(writeTool(), { path: "a\\b.txt", content: "x" })).toMatchObject({ isError: false });
+    expect(readdirSync(temp.dir)).toEqual(["a\\b.txt"]);
+    expect((await run(readTool(), { path: "a\\b.txt" })).output).toMatchObject({ content: "x" });
+    expect(await run(readTool(), { path: "a/b.txt" })).toMatchObject({ isError: true, output: '"a/b.txt" does not exist' });
   });
 
   it("is a write-effect tool", () => {
