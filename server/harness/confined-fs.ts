@@ -61,6 +61,14 @@ function components(relative: string): string[] {
   return relative.split(PATH_SEPARATORS).filter((part) => part !== "" && part !== ".");
 }
 
+/** Why `relative` names a folder rather than a file (it ends in `/`, `/.` or `/..`), or undefined. */
+export function folderSyntaxProblem(relative: string): string | undefined {
+  const last = relative.split(PATH_SEPARATORS).at(-1);
+  if (last === "") return 'ends with "/", so it names a folder: give the path of a file';
+  if (last === "." || last === "..") return "names a folder: give the path of a file";
+  return undefined;
+}
+
 export async function openRoot(root: string): Promise<HeldDir> {
   const real = await realpath(root);
   return { handle: await open(real, O_RDONLY | O_DIRECTORY), real, relative: [] };
@@ -104,6 +112,9 @@ export interface OpenedBeneath {
 async function openBeneath(root: string, relative: string, options: OpenBeneathOptions = {}): Promise<OpenedBeneath> {
   const shown = JSON.stringify(relative);
   if (relative.includes("\0")) throw new ConfinedPathError(`path ${shown} contains a NUL byte`, "outside");
+  // Opened for writing, "dir/" would create or replace a file named "dir".
+  const folder = writes(options.flags) ? folderSyntaxProblem(relative) : undefined;
+  if (folder) throw new ConfinedPathError(`${shown} ${folder}`, "EISDIR");
   // A workspace not created yet holds nothing: "does not exist", like any missing path.
   const rootDir = await openRoot(root).catch((error: unknown) => {
     throw translate(error, shown);
@@ -178,6 +189,10 @@ async function openBeneath(root: string, relative: string, options: OpenBeneathO
     await closeAbove(0);
     throw error;
   }
+}
+
+function writes(flags: number | undefined): boolean {
+  return flags !== undefined && (flags & (constants.O_WRONLY | constants.O_RDWR)) !== 0;
 }
 
 /** One directory step: the opened folder, or "link" when `name` is a symlink to resolve. */

@@ -66,6 +66,7 @@ describe("writeWorkspaceFiles", () => {
     ["NUL", "a\0b", /contains a NUL byte/],
     ["symlink", "out/escape.txt", /"out\/escape\.txt" resolves outside the workspace through a symbolic link/],
     ["the root itself", "./", /does not name a file/],
+    ["a folder", "docs/", /"docs\/" ends with "\/", so it names a folder/],
   ];
 
   it.each(refusals)("refuses %s paths with invalid_request and writes nothing", async (_label, bad, message) => {

@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedSkill, LoadedTool } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
-import { ConfinedPathError, openFileBeneath, PATH_SEPARATORS, writeFileBeneath } from "./confined-fs.ts";
+import { ConfinedPathError, folderSyntaxProblem, openFileBeneath, PATH_SEPARATORS, writeFileBeneath } from "./confined-fs.ts";
 import { agentToolScript, agentToolScriptPath } from "./builtin-tools/agent-tool-script.ts";
 import { withAgentToolsSection } from "./builtin-tools/agents-file.ts";
 
@@ -76,7 +76,7 @@ export function pathSyntaxProblem(relative: string): string | undefined {
   const segments = relative.split(PATH_SEPARATORS);
   if (segments.includes("..")) return 'must not contain ".." segments';
   if (segments.every((segment) => segment === "" || segment === ".")) return "does not name a file";
-  return undefined;
+  return folderSyntaxProblem(relative);
 }
 
 /** Why `relative` may not be written below `dir`, or the absolute target. */

@@ -70,6 +70,19 @@ describe("write", () => {
     expect(readFileSync(file("src/deep/new.ts"), "utf8")).toBe("héllo");
   });
 
+  it("refuses a path ending in / (it names a folder), also for edit", async () => {
+    put("f.txt", "text");
+    for (const target of ["dir/", "f.txt/"]) {
+      expect(await run(writeTool(), { path: target, content: "x" })).toMatchObject({
+        isError: true,
+        output: `${JSON.stringify(target)} ends with "/", so it names a folder: give the path of a file`,
+      });
+    }
+    expect(await run(editTool(), { path: "f.txt/", oldString: "text", newString: "new" })).toMatchObject({ isError: true, output: expect.stringContaining("names a folder") });
+    expect(readdirSync(temp.dir)).toEqual(["f.txt"]);
+    expect(readFileSync(file("f.txt"), "utf8")).toBe("text");
+  });
+
   it.runIf(process.platform !== "win32")("keeps a backslash as part of a name (it is no separator on POSIX)", async () => {
     expect(await run(writeTool(), { path: "a\\b.txt", content: "x" })).toMatchObject({ isError: false });
     expect(readdirSync(temp.dir)).toEqual(["a\\b.txt"]);
