@@ -21,6 +21,8 @@ import path from "node:path";
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 const MAX_LINK_HOPS = 40;
+/** Times one step is tried again when its entry keeps changing under it. */
+const MAX_STEP_RETRIES = 16;
 const PROC_FD = "/proc/self/fd";
 const viaProc = process.platform === "linux" && existsSync(PROC_FD);
 
@@ -28,7 +30,7 @@ const viaProc = process.platform === "linux" && existsSync(PROC_FD);
 export class ConfinedPathError extends Error {
   constructor(
     message: string,
-    readonly code: "outside" | "ENOENT" | "ENOTDIR" | "EISDIR" | "ELOOP" | "not_a_file",
+    readonly code: "outside" | "ENOENT" | "ENOTDIR" | "EISDIR" | "EEXIST" | "ELOOP" | "ENAMETOOLONG" | "not_a_file" | "changing",
   ) {
     super(message);
     this.name = "ConfinedPathError";
@@ -117,7 +119,7 @@ async function openBeneath(root: string, relative: string, options: OpenBeneathO
   if (folder) throw new ConfinedPathError(`${shown} ${folder}`, "EISDIR");
   // A workspace not created yet holds nothing: "does not exist", like any missing path.
   const rootDir = await openRoot(root).catch((error: unknown) => {
-    throw translate(error, shown);
+    throw describeFsError(error, shown);
   });
   const stack: HeldDir[] = [rootDir];
   const closeAbove = async (depth: number) => {
@@ -134,15 +136,29 @@ async function openBeneath(root: string, relative: string, options: OpenBeneathO
   };
   const pending = path.isAbsolute(relative) ? absoluteInside(relative) : components(relative);
   let hops = 0;
-  const followLink = async (dir: HeldDir, name: string) => {
+  /** Follows the symlink `name`; false when it is no longer one (it changed since the open saw it). */
+  const followLink = async (dir: HeldDir, name: string): Promise<boolean> => {
+    let target: string;
+    try {
+      target = await readlink(childPath(dir, name));
+    } catch (error) {
+      if (changedMeanwhile(error)) return false;
+      throw error;
+    }
     if (++hops > MAX_LINK_HOPS) throw new ConfinedPathError(`path ${shown} has too many symbolic links`, "ELOOP");
-    const target = await readlink(childPath(dir, name));
     if (path.isAbsolute(target)) {
       await closeAbove(1);
       pending.unshift(...absoluteInside(target));
     } else {
       pending.unshift(...components(target));
     }
+    return true;
+  };
+  // An entry that changes between two calls of one step (a command swapping it) is stepped again, a few times.
+  let retries = 0;
+  const again = (name: string) => {
+    if (++retries > MAX_STEP_RETRIES) throw new ConfinedPathError(`${shown} kept changing while it was opened; try again`, "changing");
+    pending.unshift(name);
   };
   try {
     while (pending.length > 0) {
@@ -155,8 +171,12 @@ async function openBeneath(root: string, relative: string, options: OpenBeneathO
       }
       if (pending.length > 0 || options.directory) {
         const opened = await openDirStep(dir, name, options.createParents === true && pending.length > 0, shown);
-        if (opened === "link") await followLink(dir, name);
-        else stack.push(opened);
+        if (opened === "changed" || (opened === "link" && !(await followLink(dir, name)))) {
+          again(name);
+          continue;
+        }
+        if (opened !== "link") stack.push(opened);
+        retries = 0;
         continue;
       }
       let file: FileHandle;
@@ -164,11 +184,12 @@ async function openBeneath(root: string, relative: string, options: OpenBeneathO
         file = await openChildFile(dir, name, options.flags ?? O_RDONLY, options.mode);
       } catch (error) {
         const code = errnoOf(error);
-        if ((code === "ELOOP" || code === "EMLINK") && (await lstat(childPath(dir, name))).isSymbolicLink()) {
-          await followLink(dir, name);
-          continue;
-        }
-        throw translate(error, shown);
+        if (code !== "ELOOP" && code !== "EMLINK") throw error;
+        // O_NOFOLLOW met a symlink: resolve it here, unless it is gone or no longer a link.
+        const stats = await lstatIfPresent(childPath(dir, name));
+        if (!stats?.isSymbolicLink() || !(await followLink(dir, name))) again(name);
+        else retries = 0;
+        continue;
       }
       const stats = await file.stat();
       if (!stats.isFile()) {
@@ -186,7 +207,23 @@ async function openBeneath(root: string, relative: string, options: OpenBeneathO
     await closeAbove(0);
     return { dir, relative: dir.relative.join("/") || "." };
   } catch (error) {
-    await closeAbove(0);
+    await closeAbove(0).catch(() => {});
+    // Every failure on the way, in the words of the path the caller gave (never a /proc/self/fd path).
+    throw describeFsError(error, shown);
+  }
+}
+
+/** An error of readlink/lstat that says the entry changed since it was seen (gone, or no longer a link). */
+function changedMeanwhile(error: unknown): boolean {
+  const code = errnoOf(error);
+  return code === "EINVAL" || code === "ENOENT";
+}
+
+async function lstatIfPresent(target: string) {
+  try {
+    return await lstat(target);
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return undefined;
     throw error;
   }
 }
@@ -195,46 +232,66 @@ function writes(flags: number | undefined): boolean {
   return flags !== undefined && (flags & (constants.O_WRONLY | constants.O_RDWR)) !== 0;
 }
 
-/** One directory step: the opened folder, or "link" when `name` is a symlink to resolve. */
-async function openDirStep(dir: HeldDir, name: string, create: boolean, shown: string): Promise<HeldDir | "link"> {
-  for (;;) {
-    try {
-      return await openChildDir(dir, name);
-    } catch (error) {
-      const code = errnoOf(error);
-      if (code === "ENOENT" && create) {
-        await mkdir(childPath(dir, name)).catch((mkdirError) => {
-          if (errnoOf(mkdirError) !== "EEXIST") throw translate(mkdirError, shown);
-        });
-        continue;
-      }
-      if (code === "ELOOP" || code === "ENOTDIR") {
-        const stats = await lstat(childPath(dir, name)).catch(() => undefined);
-        if (stats?.isSymbolicLink()) return "link";
-        if (stats) throw new ConfinedPathError(`${shown} is not a directory, or lies below a file`, "ENOTDIR");
-        continue;
-      }
-      throw translate(error, shown);
+/**
+ * One directory step: the opened folder, "link" when `name` is a symlink to
+ * resolve, or "changed" when it should be stepped again (created just now,
+ * or swapped between the open and the look at what failed).
+ */
+async function openDirStep(dir: HeldDir, name: string, create: boolean, shown: string): Promise<HeldDir | "link" | "changed"> {
+  try {
+    return await openChildDir(dir, name);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === "ENOENT" && create) {
+      await mkdir(childPath(dir, name)).catch((mkdirError) => {
+        if (errnoOf(mkdirError) !== "EEXIST") throw mkdirError;
+      });
+      return "changed";
     }
+    if (code !== "ELOOP" && code !== "ENOTDIR") throw error;
+    const stats = await lstatIfPresent(childPath(dir, name));
+    if (stats?.isSymbolicLink()) return "link";
+    if (stats && !stats.isDirectory()) throw new ConfinedPathError(`${shown} is not a directory, or lies below a file`, "ENOTDIR");
+    return "changed";
   }
 }
 
-function translate(error: unknown, shown: string): Error {
+/**
+ * `error` as a failure a model can act on, naming the path as it gave it:
+ * a system error's own text names the internal path that was opened
+ * (`/proc/self/fd/20/name`), which means nothing to the model.
+ */
+export function describeFsError(error: unknown, shown: string): Error {
   if (error instanceof ConfinedPathError) return error;
-  switch (errnoOf(error)) {
+  const code = errnoOf(error);
+  switch (code) {
+    case undefined:
+      return error as Error;
     case "ENOENT":
       return new ConfinedPathError(`${shown} does not exist`, "ENOENT");
     case "ENOTDIR":
       return new ConfinedPathError(`${shown} is not a directory, or lies below a file`, "ENOTDIR");
     case "EISDIR":
       return new ConfinedPathError(`${shown} is a directory`, "EISDIR");
+    case "EEXIST":
+      return new ConfinedPathError(`${shown} already exists`, "EEXIST");
+    case "ELOOP":
+    case "EMLINK":
+      return new ConfinedPathError(`path ${shown} has too many symbolic links`, "ELOOP");
+    case "ENAMETOOLONG":
+      return new ConfinedPathError(`${shown} has a name longer than the file system allows`, "ENAMETOOLONG");
     case "ENXIO":
       return new ConfinedPathError(`${shown} is not a regular file`, "not_a_file");
     case "EACCES":
     case "EPERM":
       return new Error(`${shown} is not accessible`);
+    case "EROFS":
+      return new Error(`${shown} is on a read-only file system`);
+    case "ENOSPC":
+    case "EDQUOT":
+      return new Error(`no space left to write ${shown}`);
     default:
-      return error as Error;
+      return new Error(`${shown} could not be opened (${code})`);
   }
 }
 
@@ -266,7 +323,10 @@ export async function writeFileBeneath(
   contents: string | Uint8Array,
   options: { onlyIfMissing?: boolean } = {},
 ): Promise<string | undefined> {
-  await mkdir(root, { recursive: true });
+  const shown = JSON.stringify(relative);
+  await mkdir(root, { recursive: true }).catch((error: unknown) => {
+    throw describeFsError(error, shown);
+  });
   const { O_WRONLY, O_CREAT, O_TRUNC, O_EXCL } = constants;
   const flags = O_WRONLY | O_CREAT | (options.onlyIfMissing ? O_EXCL : O_TRUNC);
   let opened: Awaited<ReturnType<typeof openFileBeneath>>;
@@ -277,7 +337,9 @@ export async function writeFileBeneath(
     throw error;
   }
   try {
-    await opened.file.writeFile(contents);
+    await opened.file.writeFile(contents).catch((error: unknown) => {
+      throw describeFsError(error, shown);
+    });
   } finally {
     await opened.file.close();
   }

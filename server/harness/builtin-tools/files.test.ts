@@ -45,6 +45,12 @@ describe("read", () => {
     expect((await run(readTool(), { path: "link" })).output).toMatchObject({ content: "dotted" });
   });
 
+  it("says a name is too long in the path the model gave, not an internal one", async () => {
+    const long = `${"a".repeat(300)}.txt`;
+    const outcome = await run(readTool(), { path: long });
+    expect(outcome).toMatchObject({ isError: true, output: `${JSON.stringify(long)} has a name longer than the file system allows` });
+  });
+
   it("refuses binary files and directories, and says when a file is missing", async () => {
     put("image.bin", Buffer.from([0x89, 0x50, 0x00, 0x01]));
     mkdirSync(file("folder"));
