@@ -125,6 +125,8 @@ describe("confinement while a folder flips to a symlink outside", () => {
 describe("a file that flips between a plain file and a symlink inside", () => {
   beforeEach(async () => {
     writeFileSync(path.join(workspace, "target.txt"), "via link\n");
+    // There from the start: the flipper only ever replaces it.
+    writeFileSync(path.join(workspace, "flip.txt"), "plain\n");
     await startFlipper(FILE_FLIPPER, workspace);
   });
 
