@@ -202,21 +202,32 @@ export class ConfinedRoot {
    * there already.
    */
   async writeFile(relative: string, contents: string | Uint8Array, options: { onlyIfMissing?: boolean } = {}): Promise<string | undefined> {
-    const { O_WRONLY, O_CREAT, O_TRUNC, O_EXCL } = constants;
-    const flags = O_WRONLY | O_CREAT | (options.onlyIfMissing ? O_EXCL : O_TRUNC);
-    let opened: OpenedFile;
-    try {
-      opened = await this.openFile(relative, { flags, mode: 0o666, createParents: true });
-    } catch (error) {
-      if (options.onlyIfMissing && errnoOf(error) === "EEXIST") return undefined;
-      throw error;
-    }
+    const { O_WRONLY, O_CREAT, O_TRUNC } = constants;
+    const opened = options.onlyIfMissing
+      ? await this.createFile(relative)
+      : await this.openFile(relative, { flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o666, createParents: true });
+    if (!opened) return undefined;
     try {
       await describing(JSON.stringify(relative), () => opened.file.writeFile(contents));
     } finally {
       await opened.file.close();
     }
     return opened.relative;
+  }
+
+  /**
+   * Creates the file `relative` for writing when nothing is there yet
+   * (missing folders created, `O_EXCL`): its handle, which the caller
+   * closes, or undefined when something (a symlink too) has that name.
+   */
+  async createFile(relative: string): Promise<OpenedFile | undefined> {
+    const { O_WRONLY, O_CREAT, O_EXCL } = constants;
+    try {
+      return await this.openFile(relative, { flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o666, createParents: true });
+    } catch (error) {
+      if (errnoOf(error) === "EEXIST") return undefined;
+      throw error;
+    }
   }
 
   /**

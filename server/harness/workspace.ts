@@ -2,9 +2,10 @@
  * The session workspace: building it before the first turn, writing per-send
  * files into it, and the one confinement check every file tool goes through.
  */
-import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { createReadStream, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import type { LoadedSkill, LoadedTool } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { ConfinedPathError, type ConfinedRoot, folderSyntaxProblem, PATH_SEPARATORS, withConfinedRoot } from "./confined-fs.ts";
@@ -144,7 +145,12 @@ export function writeWorkspaceFiles(dir: string, files: Record<string, string>):
   return writeConfinedFiles(dir, files, "workspaceFiles");
 }
 
-/** Copies seed files that are not in the workspace yet; symlinks in the seed are skipped. */
+/**
+ * Copies seed files that are not in the workspace yet; symlinks in the seed
+ * are skipped. The workspace file is created first (`O_EXCL`) and the seed
+ * is read only when that succeeds: every session's first turn checks every
+ * seed file, and most are there already.
+ */
 async function copyMissing(from: string, workspace: ConfinedRoot, relative = ""): Promise<void> {
   const entries = await readdir(path.join(from, relative), { withFileTypes: true });
   for (const entry of entries) {
@@ -152,11 +158,13 @@ async function copyMissing(from: string, workspace: ConfinedRoot, relative = "")
     if (entry.isDirectory()) {
       await copyMissing(from, workspace, child);
     } else if (entry.isFile()) {
-      const contents = await readFile(path.join(from, child));
-      await workspace.writeFile(child, contents, { onlyIfMissing: true }).catch((error: unknown) => {
+      const created = await workspace.createFile(child).catch((error: unknown) => {
         // The model may have replaced a seed folder by a file; its choice stands.
-        if (!(error instanceof ConfinedPathError && error.code === "ENOTDIR")) throw error;
+        if (error instanceof ConfinedPathError && error.code === "ENOTDIR") return undefined;
+        throw error;
       });
+      // The write stream closes the handle when the copy ends or fails.
+      if (created) await pipeline(createReadStream(path.join(from, child)), created.file.createWriteStream());
     }
   }
 }
