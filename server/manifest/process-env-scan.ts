@@ -11,13 +11,9 @@
  * A computed name (`process.env[name]`) cannot be known and is not reported.
  */
 import ts from "typescript";
+import { importsOf, parseModule } from "../load/module-imports.ts";
 
 const PROCESS_MODULES = new Set(["process", "node:process"]);
-
-function scriptKind(fileName: string): ts.ScriptKind {
-  if (/\.[cm]?tsx?$/.test(fileName)) return fileName.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  return fileName.endsWith("x") ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
-}
 
 /** `(x)`, `x!`, `x as T`, `x satisfies T`, `<T>x` are all `x`. */
 function unwrap(node: ts.Expression): ts.Expression {
@@ -79,20 +75,11 @@ function patternNames(pattern: ts.ObjectBindingPattern): string[] {
 /** Imports of `process` / `env` from the process module, and variables initialised to either; repeated until stable. */
 function collectBindings(file: ts.SourceFile): Bindings {
   const bindings: Bindings = { process: new Set(["process"]), env: new Set() };
-  const visitImports = (statement: ts.Statement) => {
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) return;
-    if (!PROCESS_MODULES.has(statement.moduleSpecifier.text)) return;
-    const clause = statement.importClause;
-    if (clause?.name) bindings.process.add(clause.name.text);
-    const named = clause?.namedBindings;
-    if (named && ts.isNamespaceImport(named)) bindings.process.add(named.name.text);
-    if (named && ts.isNamedImports(named)) {
-      for (const element of named.elements) {
-        if ((element.propertyName ?? element.name).text === "env") bindings.env.add(element.name.text);
-      }
-    }
-  };
-  file.statements.forEach(visitImports);
+  for (const { local, imported, source } of importsOf(file)) {
+    if (!PROCESS_MODULES.has(source)) continue;
+    if (imported === "default" || imported === "*") bindings.process.add(local);
+    else if (imported === "env") bindings.env.add(local);
+  }
 
   for (let size = -1; size !== bindings.process.size + bindings.env.size; ) {
     size = bindings.process.size + bindings.env.size;
@@ -118,7 +105,7 @@ function collectBindings(file: ts.SourceFile): Bindings {
 
 /** The environment variable names `source` reads, in order of first appearance. */
 export function environmentReads(fileName: string, source: string): string[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, scriptKind(fileName));
+  const file = parseModule(fileName, source);
   const bindings = collectBindings(file);
   const names = new Set<string>();
   const visit = (node: ts.Node): void => {
