@@ -64,19 +64,32 @@ export function bearerPrincipal(token: string): Principal {
 const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /** Why `token` cannot be a bearer token, or undefined. An empty one would admit `Bearer ` followed by any blank. */
-export function bearerTokenProblem(token: string): string | undefined {
+function bearerTokenProblem(token: string): string | undefined {
   if (token === "") return "is empty";
   if (!TOKEN_CHARACTERS.test(token)) return "must be visible ASCII characters without spaces";
   return undefined;
 }
 
-/** The bearer policies for `tokens`; throws naming `source` when one of them cannot be a token. */
-export function bearerPolicies(tokens: readonly string[], source = "bearer token"): AuthPolicy[] {
-  return tokens.map((token) => {
+/** A configured bearer token no request could ever match; `problem` says why ("is empty", ...). */
+export class BearerTokenError extends BdkError {
+  constructor(readonly problem: string) {
+    super("invalid_request", `authToken ${problem}`);
+    this.name = "BearerTokenError";
+  }
+}
+
+/**
+ * The policies a server checks, in order: everyone with `allowAnonymous`,
+ * else each bearer token, then localDevStrict. The one place tokens are
+ * checked: one that could never match throws a `BearerTokenError`.
+ */
+export function serverPolicies(options: { bearerTokens: readonly string[]; allowAnonymous?: boolean }): AuthPolicy[] {
+  const bearers = options.bearerTokens.map((token): AuthPolicy => {
     const problem = bearerTokenProblem(token);
-    if (problem) throw new BdkError("invalid_request", `${source} ${problem}`);
+    if (problem) throw new BearerTokenError(problem);
     return { kind: "bearer", token };
   });
+  return options.allowAnonymous ? [{ kind: "anonymous" }] : [...bearers, { kind: "localDevStrict" }];
 }
 
 /**
