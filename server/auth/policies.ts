@@ -22,7 +22,10 @@ export type AuthResult =
  * Headers that say a proxy relayed the request (lower case, as Node gives
  * them). Any of them makes `localDevStrict` refuse: a proxy on loopback must
  * not turn remote callers into local ones. Besides the standard ones, the
- * client-address headers of common CDNs, load balancers and meshes.
+ * client-address headers of common CDNs, load balancers and meshes. The
+ * list is best-effort: a proxy that sends none of these (or a header of its
+ * own) looks local, which is why a server behind a proxy needs a bearer
+ * token (docs/auth.md).
  */
 export const FORWARDING_HEADERS = [
   "forwarded",
@@ -42,6 +45,11 @@ export const FORWARDING_HEADERS = [
   "cf-connecting-ip",
   "fastly-client-ip",
   "x-envoy-external-address",
+  "x-originating-ip",
+  "x-remote-ip",
+  "x-remote-addr",
+  "client-ip",
+  "x-azure-clientip",
 ];
 
 /** Whether a raw request's headers (`IncomingMessage.headers`) carry any forwarding header. */
