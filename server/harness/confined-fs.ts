@@ -239,9 +239,13 @@ export class ConfinedRoot {
   private async walkTo(relative: string, shown: string, options: OpenFileOptions & { directory?: boolean }): Promise<OpenedFile | StepDir> {
     if (relative.includes("\0")) throw new ConfinedPathError(`path ${shown} contains a NUL byte`, "outside");
     const stack: StepDir[] = [this.dir];
-    // The root stays; what was opened on the way is closed here unless it is returned.
-    const closeAbove = async (depth: number) => {
-      while (stack.length > Math.max(depth, 1)) await stack.pop()!.handle?.close();
+    // The root stays; what was opened on the way is closed here unless it is returned. Not waited for:
+    // a closed folder's fd is never named again, so its number coming back for another open is harmless.
+    const closeAbove = (depth: number) => {
+      while (stack.length > Math.max(depth, 1)) {
+        const { handle } = stack.pop()!;
+        if (handle) closeSoon(handle);
+      }
     };
     let hops = 0;
     let retries = 0;
@@ -258,7 +262,7 @@ export class ConfinedRoot {
         }
         if (++hops > MAX_LINK_HOPS) throw new ConfinedPathError(`path ${shown} has too many symbolic links`, "ELOOP");
         if (path.isAbsolute(target)) {
-          await closeAbove(1);
+          closeAbove(1);
           pending.unshift(...(await this.absoluteInside(target, shown)));
         } else {
           pending.unshift(...components(target));
@@ -275,7 +279,7 @@ export class ConfinedRoot {
         const dir = stack[stack.length - 1];
         if (name === "..") {
           if (stack.length === 1) throw new ConfinedPathError(`path ${shown} is outside the workspace`, "outside");
-          await closeAbove(stack.length - 1);
+          closeAbove(stack.length - 1);
           continue;
         }
         if (pending.length > 0 || options.directory) {
@@ -310,17 +314,17 @@ export class ConfinedRoot {
             ? new ConfinedPathError(`${shown} is a directory`, "EISDIR")
             : new ConfinedPathError(`${shown} is not a regular file`, "not_a_file");
         }
-        await closeAbove(1);
+        closeAbove(1);
         return { file, stats, relative: [...dir.relative, name].join("/") };
       }
       // A folder: the caller gets the last one held.
       return stack.length > 1 ? stack.pop()! : this.dir;
     } catch (error) {
-      await closeAbove(1).catch(() => {});
+      closeAbove(1);
       // Every failure on the way, in the words of the path the caller gave (never a /proc/self/fd path).
       throw describeFsError(error, shown);
     } finally {
-      await closeAbove(1).catch(() => {});
+      closeAbove(1);
     }
   }
 }
