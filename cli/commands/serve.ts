@@ -1,6 +1,8 @@
 import path from "node:path";
 import { BearerTokenError } from "../../server/auth/policies.ts";
+import { consoleAsJsonLines, formatLogLine } from "../../server/host/logger.ts";
 import { type Command, type CommandIO, type FlagSpec, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
+import { OBSERVABILITY_FLAGS, observabilityOptions } from "../observability-flags.ts";
 
 const SERVE_FLAGS: FlagSpec[] = [
   { name: "dir", type: "string", description: "a project, or a folder of projects", default: "." },
@@ -15,6 +17,7 @@ const SERVE_FLAGS: FlagSpec[] = [
   { name: "docs", type: "boolean", description: "serve the documentation at /docs (--no-docs)", default: true },
   { name: "state-root", type: "string", description: "state directory", default: "<dir>/.bdk/state" },
   { name: "model", type: "string", description: "model id for every agent, overrides BDK_MODEL" },
+  ...OBSERVABILITY_FLAGS,
 ];
 
 /** `--bearer-token` values, else `BDK_BEARER_TOKEN`, and where they came from (for the message when the server refuses one). */
@@ -31,40 +34,54 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
   const mode = stringFlag(args, "mode");
   if (mode !== undefined && mode !== "single" && mode !== "multi") throw new UsageError("--mode is single or multi");
   const bearer = bearerTokens(args, io);
+  const { logFormat = "text", otel } = observabilityOptions(args);
   const log = (line: string) => io.stderr.write(`${line}\n`);
+  const restoreConsole =
+    logFormat === "json"
+      ? consoleAsJsonLines((level, line) => (level === "warn" || level === "error" ? io.stderr : io.stdout).write(`${line}\n`))
+      : undefined;
+  // With --log-format json every line is JSON, the addresses printed at start too.
+  const announce = (line: string) =>
+    io.stdout.write(`${logFormat === "json" ? formatLogLine({ level: "info", message: line }, "json") : line}\n`);
 
-  const { serve } = await import("../../web/serve.ts");
-  const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
-    host: stringFlag(args, "host"),
-    port,
-    mode,
-    dev: dev || args.flags.dev === true,
-    authToken: bearer.tokens,
-    allowAnonymous: args.flags["allow-anonymous"] === true,
-    playground: args.flags.playground !== false,
-    docs: args.flags.docs !== false,
-    schedules: args.flags.schedules !== false,
-    stateRoot: stringFlag(args, "state-root"),
-    model: stringFlag(args, "model"),
-    env: io.env,
-    log,
-  }).catch((error: unknown) => {
-    // The server checks the tokens; the message names where this one came from.
-    if (error instanceof BearerTokenError) throw new UsageError(`${bearer.source} ${error.problem}: give a token (a long random string) or leave it unset`);
-    throw error;
-  });
-  for (const { slug, opened } of handle.agents) {
-    const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;
-    io.stdout.write(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)\n`);
+  try {
+    const { serve } = await import("../../web/serve.ts");
+    const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
+      host: stringFlag(args, "host"),
+      port,
+      mode,
+      dev: dev || args.flags.dev === true,
+      authToken: bearer.tokens,
+      allowAnonymous: args.flags["allow-anonymous"] === true,
+      playground: args.flags.playground !== false,
+      docs: args.flags.docs !== false,
+      schedules: args.flags.schedules !== false,
+      stateRoot: stringFlag(args, "state-root"),
+      model: stringFlag(args, "model"),
+      env: io.env,
+      log,
+      logFormat,
+      otel,
+    }).catch((error: unknown) => {
+      // The server checks the tokens; the message names where this one came from.
+      if (error instanceof BearerTokenError) throw new UsageError(`${bearer.source} ${error.problem}: give a token (a long random string) or leave it unset`);
+      throw error;
+    });
+    for (const { slug, opened } of handle.agents) {
+      const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;
+      announce(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)`);
+    }
+    announce(`Serving at ${handle.url} — Ctrl-C to stop.`);
+
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    await handle.close();
+  } finally {
+    restoreConsole?.();
   }
-  io.stdout.write(`Serving at ${handle.url} — Ctrl-C to stop.\n`);
-
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  await handle.close();
   return 0;
 }
 

@@ -20,6 +20,8 @@ export interface ToolInfo {
   description?: string;
   execution?: string;
   effect?: string;
+  /** No effect declared: it counts as `write`. */
+  effectDefault?: boolean;
   needsApproval?: boolean | string;
   source?: string;
   inputSchema?: JsonSchema;
@@ -79,6 +81,8 @@ export interface AgentInfo {
   slug?: string;
   description?: string;
   model?: ModelInfo | string;
+  /** The always-on prompt in brief (the text itself is not sent). */
+  instructions?: { source?: string; files?: string[]; length?: number; firstLine?: string };
   tools?: ToolInfo[];
   skills?: unknown;
   subagents?: unknown;

@@ -22,7 +22,8 @@ export interface HostMcpCallResult {
   [key: string]: unknown;
 }
 
-export interface KvStore {
+/** `ctx.host.kv`: durable JSON values per agent, shared by all its sessions. */
+export interface HostKvApi {
   get(key: string): Promise<JsonValue | undefined>;
   put(key: string, value: JsonValue): Promise<void>;
   delete(key: string): Promise<void>;
@@ -89,7 +90,7 @@ export interface RemindersApi {
 }
 
 export interface HostServices {
-  kv: KvStore;
+  kv: HostKvApi;
   mcp: {
     names(): string[];
     /** In a tool, the call stops with the turn (the tool's `abortSignal`) unless `options.signal` says otherwise. */
@@ -102,5 +103,11 @@ export interface HostServices {
     getClient(): Promise<unknown>;
   };
   reminders: RemindersApi;
-  otel: { increment(name: string, valueOrAttrs?: number | Record<string, unknown>, attrs?: Record<string, unknown>): void };
+  /** Metrics: OpenTelemetry instruments when the process exports OTLP, debug log lines otherwise. */
+  otel: {
+    /** A counter: adds `value` (default 1). */
+    increment(name: string, valueOrAttrs?: number | Record<string, unknown>, attrs?: Record<string, unknown>): void;
+    /** A histogram: one measurement (a size, a duration). */
+    record(name: string, value: number, attrs?: Record<string, unknown>): void;
+  };
 }

@@ -12,6 +12,7 @@ import type { ResultDefinition } from "../authoring/result.ts";
 import type { ScheduleDefinition } from "../authoring/schedules.ts";
 import type { ToolContext, ToolEffect } from "../authoring/tools.ts";
 import type { ModelSetting } from "../authoring/types.ts";
+import type { Diagnostic } from "../discover/diagnostics.ts";
 
 /** A tool ready to run: a JSON Schema for the model, a validator, an executor. */
 export interface LoadedTool {
@@ -29,9 +30,13 @@ export interface LoadedTool {
   effect(input: unknown): ToolEffect;
   /** Display form of the effect for `info` (`"read"`, `"write"` or `"dynamic"`). */
   effectLabel: ToolEffect | "dynamic";
+  /** The definition declares no effect, so it counts as `write` (shown as "write (default)"). */
+  effectIsDefault?: true;
   needsApproval(input: unknown, ctx: ToolContext): Promise<boolean>;
   needsApprovalLabel: boolean | "dynamic";
   dryRunResult?: (input: unknown) => unknown;
+  /** The call's time limit in ms (default `DEFAULT_TOOL_TIMEOUT_MS`); `Infinity` for none. */
+  timeoutMs?: number;
 }
 
 export interface LoadedSkill {
@@ -63,6 +68,8 @@ export interface ResolvedSubagent {
   instructions: string;
   config: AgentConfig;
   file: string;
+  /** `subagents/<id>/instructions.md`, when the instructions come from it rather than `defineAgent`. */
+  instructionsFile?: string;
 }
 
 /** An MCP connection from `mcp-connections/` (scope "model") or `host-connections/` (scope "host"). */
@@ -105,9 +112,12 @@ export interface LoadedEvalCase {
 }
 
 export interface LoadedEvals {
+  /** Undefined without `evals/evals.config.ts` (the runner's defaults apply) or when the file has errors. */
   config?: EvalConfigDefinition;
   configFile?: string;
   cases: LoadedEvalCase[];
+  /** The project's `evals`-scope diagnostics; with an error among them no run starts. */
+  diagnostics: Diagnostic[];
 }
 
 /** A loaded agent. `version` is a content hash of `bot/` (recorded on each turn). */
@@ -120,6 +130,8 @@ export interface ResolvedAgent {
   version: string;
   config: AgentConfig;
   instructions: string;
+  /** The files the root instructions come from (one, or an instructions/ folder's in order). */
+  instructionsFiles?: string[];
   tools: LoadedTool[];
   skills: LoadedSkill[];
   subagents: ResolvedSubagent[];

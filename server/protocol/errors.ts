@@ -13,6 +13,9 @@ export type ErrorCode =
   | "not_ready"
   | "already_resolved"
   | "payload_too_large"
+  | "method_not_allowed"
+  | "request_timeout"
+  | "headers_too_large"
   | "model_unavailable"
   | "internal";
 
@@ -26,6 +29,9 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_ready: 409,
   already_resolved: 409,
   payload_too_large: 413,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  headers_too_large: 431,
   model_unavailable: 503,
   internal: 500,
 };
@@ -73,8 +79,11 @@ export function toErrorEnvelope(error: unknown): { status: number; body: ErrorEn
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   if (typeof error === "string") return error;
+  // An Error of another realm (a vm context, a worker) fails instanceof but keeps its message.
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message === "string" && message) return message;
   try {
-    return JSON.stringify(error);
+    return JSON.stringify(error) ?? String(error);
   } catch {
     return String(error);
   }

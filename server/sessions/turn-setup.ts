@@ -6,6 +6,7 @@ import { runTurn } from "../harness/run-turn.ts";
 import { createTagArtifactTool } from "../harness/tag-artifact-tool.ts";
 import { builtinTools, runAgentTool } from "../harness/builtin-tools/index.ts";
 import { createTaskTool } from "../harness/task-tool.ts";
+import { MAX_TIMER_MS } from "../harness/tool-guard.ts";
 import { createReminderTools } from "../reminders/reminder-tools.ts";
 import type { AgentConfig, LoadedTool, ResolvedAgent, ResolvedSubagent } from "../load/types.ts";
 import type { EventDraft } from "../protocol/events.ts";
@@ -21,7 +22,12 @@ export interface TurnServices {
   isModelUnavailable(error: unknown): boolean;
   /** Appends events to a session (persist, publish, hooks). */
   append(sessionId: string, drafts: EventDraft[]): void;
+  /** Sees a subagent's own events, which are not recorded (telemetry makes them child spans). */
+  onSubagentEvent?: SubagentEventSink;
 }
+
+/** A subagent's event as it happens, with the session and the parent's `task` call that runs it. */
+export type SubagentEventSink = (sessionId: string, parentToolCallId: string, draft: EventDraft) => void;
 
 export interface SessionScope {
   session: Pick<SessionRow, "id" | "purpose" | "dryRun"> | undefined;
@@ -74,6 +80,11 @@ function withCallSignal(host: HostServices, signal: AbortSignal): HostServices {
 
 const AGENT_TOOL_TIMEOUT_MS = 120_000;
 
+/** How long an agent tool's script may run: the tool's `timeoutMs` (`Infinity` as long as a timer can wait). */
+function scriptLimit(tool: LoadedTool): number {
+  return Math.min(tool.timeoutMs ?? AGENT_TOOL_TIMEOUT_MS, MAX_TIMER_MS);
+}
+
 /**
  * The agent's authored tools, ready to run: `execution: "agent"` tools run
  * as scripts in the session workspace (no `ctx.host`, no server secrets).
@@ -85,12 +96,14 @@ export function authoredTools(agent: ResolvedAgent): LoadedTool[] {
       ? tool
       : {
           ...tool,
+          // The script is killed at its limit; the harness's limit only backs that up.
+          timeoutMs: scriptLimit(tool) + 60_000,
           async execute(input, ctx) {
             const { output, isError } = await runAgentTool({
               workspaceDir: ctx.workspaceDir,
               name: tool.name,
               input,
-              timeoutMs: AGENT_TOOL_TIMEOUT_MS,
+              timeoutMs: scriptLimit(tool),
               signal: ctx.abortSignal,
               sandbox,
               sessionId: ctx.session.id,
@@ -116,9 +129,10 @@ export function toolsForTurn(
   connectionTools: LoadedTool[] = [],
 ): LoadedTool[] {
   const tools = [...staticTools(agent), ...connectionTools];
-  if (agent.artifacts?.agentTool) tools.push(createTagArtifactTool(agent.artifacts));
+  if (agent.artifacts?.agentTool) addUnlessNamed(tools, createTagArtifactTool(agent.artifacts));
   if (agent.subagents.length > 0 && allowed(agent, "task")) {
-    tools.push(
+    addUnlessNamed(
+      tools,
       createTaskTool({
         subagents: agent.subagents,
         emit,
@@ -129,17 +143,23 @@ export function toolsForTurn(
   return tools;
 }
 
+/** A project's own tool named like a built-in replaces it (validate warns): the model never gets two tools of one name. */
+function addUnlessNamed(tools: LoadedTool[], tool: LoadedTool): void {
+  if (!tools.some((existing) => existing.name === tool.name)) tools.push(tool);
+}
+
 const staticToolsByAgent = new WeakMap<ResolvedAgent, LoadedTool[]>();
 
 /** Authored and built-in tools depend only on the agent version: built once per loaded agent. */
 function staticTools(agent: ResolvedAgent): LoadedTool[] {
   let tools = staticToolsByAgent.get(agent);
   if (!tools) {
-    tools = [
-      ...authoredTools(agent),
+    tools = authoredTools(agent);
+    const harness = [
       ...builtinTools({ skills: agent.skills, sandbox: agent.config.local?.sandbox, allow: agent.config.tools }),
       ...(agent.config.builtinTools?.reminders ? createReminderTools() : []),
     ];
+    for (const tool of harness) addUnlessNamed(tools, tool);
     staticToolsByAgent.set(agent, tools);
   }
   return tools;
@@ -152,7 +172,8 @@ function allowed(agent: ResolvedAgent, builtin: string): boolean {
 /**
  * A subagent runs its own loop with the parent's tools (not `task`: no
  * recursion) and the parent's model unless it sets one. Its events stay
- * private; the parent records `subagent.called` / `subagent.completed`.
+ * private (only `onSubagentEvent` sees them); the parent records
+ * `subagent.called` / `subagent.completed`.
  */
 async function runSubagent(
   services: TurnServices,
@@ -164,6 +185,7 @@ async function runSubagent(
   gate: ToolGate | undefined,
 ): Promise<string> {
   const config = subagent.config.model ? subagent.config : parent.config;
+  const sink = services.onSubagentEvent;
   const result = await runTurn({
     system: subagent.instructions,
     history: [],
@@ -174,7 +196,7 @@ async function runSubagent(
     toolContext: (toolCallId) => ({ ...ctx, toolCallId }),
     gate,
     abortSignal: ctx.abortSignal,
-    emit: () => {},
+    emit: sink ? (draft) => sink(ctx.session.id, ctx.toolCallId ?? "direct", draft) : () => {},
   });
   return result.text;
 }
