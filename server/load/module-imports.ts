@@ -4,7 +4,15 @@
  * `import type` never count, and every spelling of an import clause does.
  */
 import { readFileSync } from "node:fs";
-import ts from "typescript";
+import { createRequire } from "node:module";
+import type ts from "typescript";
+
+let typescript: typeof ts | undefined;
+/** The TypeScript compiler takes most of a second to load: only the paths that parse (an import error, `bdk manifest`) pay it. */
+function compiler(): typeof ts {
+  typescript ??= createRequire(import.meta.url)("typescript") as typeof ts;
+  return typescript;
+}
 
 export interface ImportBinding {
   /** The name the module binds. */
@@ -16,16 +24,19 @@ export interface ImportBinding {
 }
 
 export function scriptKind(fileName: string): ts.ScriptKind {
+  const ts = compiler();
   if (/\.[cm]?tsx?$/.test(fileName)) return fileName.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   return fileName.endsWith("x") ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
 }
 
 export function parseModule(fileName: string, source: string): ts.SourceFile {
+  const ts = compiler();
   return ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, scriptKind(fileName));
 }
 
 /** The value bindings of the import declarations of `file` (type-only imports and specifiers left out). */
 export function importsOf(file: ts.SourceFile): ImportBinding[] {
+  const ts = compiler();
   const bindings: ImportBinding[] = [];
   for (const statement of file.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
