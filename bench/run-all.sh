@@ -7,3 +7,5 @@ for bench in discovery store turns harness http crash-storm playground evals rem
   echo "== bench/$bench"
   npx tsx "bench/$bench/run.ts" || echo "(bench/$bench failed)"
 done
+echo "== bench/harness/file-tools"
+npx tsx bench/harness/file-tools.ts || echo "(bench/harness/file-tools failed)"

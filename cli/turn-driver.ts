@@ -55,8 +55,7 @@ export async function openDriver(args: ParsedArgs, io: CommandIO): Promise<TurnD
 async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver> {
   const { logFormat, otel } = observabilityOptions(args);
   // stdout carries the command's output: console lines (a tool's console.log) join the log on stderr.
-  const restoreConsole = logFormat === "json" ? consoleAsJsonLines((_level, line) => io.stderr.write(`${line}
-`)) : undefined;
+  const restoreConsole = logFormat === "json" ? consoleAsJsonLines((_level, line) => io.stderr.write(`${line}\n`)) : undefined;
   const { openSelectedAgent } = await import("../server/host/open-selected.ts");
   const stateRoot = stringFlag(args, "state-root");
   const opened = await openSelectedAgent(await selectedAgent(args, io), {

@@ -179,12 +179,12 @@ describe("single-case-evals: defineEval({ tags, description?, test }) beside mul
 
     const validate = await scriptedBdk(["validate", "--dir", broken]);
     expect(validate.code).toBe(1);
-    expect(validate.stdout).toMatch(/^error {4}evals\/broken\.eval\.ts {2}failed to load: .*helpers\/fixtures\.ts/m);
+    expect(validate.stdout).toMatch(/^error {4}evals\/broken\.eval\.ts:1 {2}failed to load: .*helpers\/fixtures\.ts/m);
     expect(validate.stdout).toContain("billing-helper: evals invalid, the agent itself can run (1 error, 0 warnings)");
 
     const evals = await scriptedBdk(["eval", "--dir", broken, "--tag", "smoke"]);
     expect(evals.code).toBe(2);
-    expect(evals.stderr).toMatch(/^bdk eval: the evals have errors:\n {2}evals\/broken\.eval\.ts {2}failed to load: /);
+    expect(evals.stderr).toMatch(/^bdk eval: the evals have errors:\n {2}evals\/broken\.eval\.ts:1 {2}failed to load: /);
 
     expect((await scriptedBdk(["run", "--dir", broken, "--text", "--message", "hello"])).code).toBe(0);
     expect(JSON.parse((await scriptedBdk(["call", "get_invoice", "--dir", broken, "--input", '{"invoiceId":"INV-7"}'])).stdout).isError).toBe(false);
@@ -197,7 +197,7 @@ describe("single-case-evals: defineEval({ tags, description?, test }) beside mul
       expect((await brokenServer.post("/v1/tools/get_invoice", { input: { invoiceId: "INV-7" } })).body).toMatchObject({ isError: false });
       expect(await brokenServer.post("/v1/evals/runs", {})).toMatchObject({
         status: 400,
-        body: { message: expect.stringContaining("evals/broken.eval.ts  failed to load") },
+        body: { message: expect.stringContaining("evals/broken.eval.ts:1  failed to load") },
       });
     } finally {
       await brokenServer.server.stop();

@@ -39,7 +39,7 @@ describe("an import that never settles", () => {
 
 describe("process.exit at import", () => {
   const dir = project('console.log("setting up");\nprocess.exit(0);\n');
-  const expected = "bot/tools/hostile.ts  failed to load: it called process.exit(0) while being imported; a module must not end the process when it loads";
+  const expected = "bot/tools/hostile.ts:2  failed to load: it called process.exit(0) while being imported; a module must not end the process when it loads";
 
   it("validate reports it instead of exiting 0 as if the project were valid", async () => {
     const result = await validate(dir);

@@ -87,6 +87,11 @@ describe("bearer tokens", () => {
       "X-Forwarded-Server",
       "X-ProxyUser-Ip",
       "X-Envoy-External-Address",
+      "X-Originating-IP",
+      "X-Remote-IP",
+      "X-Remote-Addr",
+      "Client-IP",
+      "X-Azure-ClientIP",
     ];
     for (const header of headers) {
       const response = await fetch(`${server.url}/v1/info`, { headers: { [header]: "198.51.100.4" } });

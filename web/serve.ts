@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { bearerPolicies } from "../server/auth/policies.ts";
+import { serverPolicies } from "../server/auth/policies.ts";
 import { HttpHost, type MountedAgent } from "../server/http/http-host.ts";
 import { connectPeerAgent } from "../server/mcp/peer.ts";
 import { defaultStateRoot, openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
@@ -86,9 +86,11 @@ function slugOf(name: string): string {
 
 /** Serves one project or a folder of projects over HTTP with the playground. */
 export async function serve(dir: string, options: ServeOptions = {}): Promise<ServeHandle> {
-  const bearerTokens = options.authToken === undefined ? [] : [options.authToken].flat();
-  // Before any agent opens: a token that could never work is a start-up error.
-  bearerPolicies(bearerTokens, "authToken");
+  // Before any agent opens: a token that could never work is a start-up error (a BearerTokenError).
+  const policies = serverPolicies({
+    bearerTokens: options.authToken === undefined ? [] : [options.authToken].flat(),
+    allowAnonymous: options.allowAnonymous,
+  });
   const root = path.resolve(dir);
   const projects = findProjects(root);
   const mode = options.mode ?? (isProject(root) ? "single" : "multi");
@@ -129,8 +131,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
     agents,
     mode,
     dev: options.dev ?? false,
-    bearerTokens,
-    allowAnonymous: options.allowAnonymous,
+    policies,
     playground: options.playground ?? true,
     docs: options.docs ?? true,
   });

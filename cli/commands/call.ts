@@ -28,19 +28,21 @@ export const callCommand: Command = {
       outcome = await remote.request("POST", `/tools/${encodeURIComponent(toolName)}`, { input });
     } else {
       const { openSelectedAgent } = await import("../../server/host/open-selected.ts");
-      const { AgentLoadError } = await import("../../server/host/open-agent.ts");
+      const { AgentLoadError, agentLabel } = await import("../../server/host/open-agent.ts");
+      const { agentErrors } = await import("../../server/discover/diagnostics.ts");
       const stateRoot = stringFlag(args, "state-root");
-      const opened = await openSelectedAgent(await selectedAgent(args, io), {
+      const selection = await selectedAgent(args, io);
+      const opened = await openSelectedAgent(selection, {
         stateRoot: stateRoot && path.resolve(io.cwd, stateRoot),
         env: io.env,
         allowErrors: true,
       });
       try {
         // Errors in other files do not stop a call of a tool that loaded; a tool that did not load cannot be called.
-        const errors = opened.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+        const errors = agentErrors(opened.diagnostics);
         if (errors.length > 0) {
           if (!opened.agent.tools.some((tool) => tool.name === toolName)) {
-            const refusal = new AgentLoadError(opened.diagnostics);
+            const refusal = new AgentLoadError(opened.diagnostics, agentLabel(selection.dir, selection.slug));
             refusal.message = `tool "${toolName}" is not available: ${refusal.message}`;
             throw refusal;
           }

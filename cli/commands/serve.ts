@@ -1,5 +1,5 @@
 import path from "node:path";
-import { bearerTokenProblem } from "../../server/auth/policies.ts";
+import { BearerTokenError } from "../../server/auth/policies.ts";
 import { consoleAsJsonLines, formatLogLine } from "../../server/host/logger.ts";
 import { type Command, type CommandIO, type FlagSpec, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
 import { OBSERVABILITY_FLAGS, observabilityOptions } from "../observability-flags.ts";
@@ -20,16 +20,12 @@ const SERVE_FLAGS: FlagSpec[] = [
   ...OBSERVABILITY_FLAGS,
 ];
 
-/** `--bearer-token` values, else `BDK_BEARER_TOKEN`; a token that could not work stops the start. */
-function bearerTokens(args: ParsedArgs, io: CommandIO): string[] | undefined {
+/** `--bearer-token` values, else `BDK_BEARER_TOKEN`, and where they came from (for the message when the server refuses one). */
+function bearerTokens(args: ParsedArgs, io: CommandIO): { tokens?: string[]; source: string } {
   const flagged = args.flags["bearer-token"] as string[] | undefined;
-  const [tokens, source] = flagged ? [flagged, "--bearer-token"] : [io.env.BDK_BEARER_TOKEN, "BDK_BEARER_TOKEN"];
-  if (tokens === undefined) return undefined;
-  for (const token of [tokens].flat()) {
-    const problem = bearerTokenProblem(token);
-    if (problem) throw new UsageError(`${source} ${problem}: give a token (a long random string) or leave it unset`);
-  }
-  return [tokens].flat();
+  if (flagged) return { tokens: flagged, source: "--bearer-token" };
+  const fromEnv = io.env.BDK_BEARER_TOKEN;
+  return { tokens: fromEnv === undefined ? undefined : [fromEnv], source: "BDK_BEARER_TOKEN" };
 }
 
 async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise<number> {
@@ -37,7 +33,7 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be a port number");
   const mode = stringFlag(args, "mode");
   if (mode !== undefined && mode !== "single" && mode !== "multi") throw new UsageError("--mode is single or multi");
-  const authToken = bearerTokens(args, io);
+  const bearer = bearerTokens(args, io);
   const { logFormat = "text", otel } = observabilityOptions(args);
   const log = (line: string) => io.stderr.write(`${line}\n`);
   const restoreConsole =
@@ -55,7 +51,7 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
       port,
       mode,
       dev: dev || args.flags.dev === true,
-      authToken,
+      authToken: bearer.tokens,
       allowAnonymous: args.flags["allow-anonymous"] === true,
       playground: args.flags.playground !== false,
       docs: args.flags.docs !== false,
@@ -66,6 +62,10 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
       log,
       logFormat,
       otel,
+    }).catch((error: unknown) => {
+      // The server checks the tokens; the message names where this one came from.
+      if (error instanceof BearerTokenError) throw new UsageError(`${bearer.source} ${error.problem}: give a token (a long random string) or leave it unset`);
+      throw error;
     });
     for (const { slug, opened } of handle.agents) {
       const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;

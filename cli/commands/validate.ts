@@ -1,16 +1,15 @@
 import path from "node:path";
 import { agentTargets, SLUG_FLAG } from "../agent-selection.ts";
 import { booleanFlag, stringFlag, type Command, type CommandIO } from "../command.ts";
-import { agentErrors, hasErrors, type Diagnostic } from "../../server/discover/diagnostics.ts";
+import { agentErrors, describeDiagnostic, hasErrors, type Diagnostic } from "../../server/discover/diagnostics.ts";
 
 const color = (io: CommandIO, code: number, text: string) => (io.stdout.isTTY && !io.env.NO_COLOR ? `\x1b[${code}m${text}\x1b[0m` : text);
 
 /** `error  bot/tools/x.ts:4  message` and an indented hint. */
 export function formatDiagnostic(diagnostic: Diagnostic, io: CommandIO): string {
   const severity = diagnostic.severity === "error" ? color(io, 31, "error  ") : color(io, 33, "warning");
-  const where = diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ""}  ` : "";
   const hint = diagnostic.hint ? `\n${diagnostic.hint.split("\n").map((line) => `         ${color(io, 2, line)}`).join("\n")}` : "";
-  return `${severity}  ${where}${diagnostic.message}${hint}`;
+  return `${severity}  ${describeDiagnostic(diagnostic)}${hint}`;
 }
 
 export function countLine(diagnostics: Diagnostic[]): string {

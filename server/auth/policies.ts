@@ -22,7 +22,10 @@ export type AuthResult =
  * Headers that say a proxy relayed the request (lower case, as Node gives
  * them). Any of them makes `localDevStrict` refuse: a proxy on loopback must
  * not turn remote callers into local ones. Besides the standard ones, the
- * client-address headers of common CDNs, load balancers and meshes.
+ * client-address headers of common CDNs, load balancers and meshes. The
+ * list is best-effort: a proxy that sends none of these (or a header of its
+ * own) looks local, which is why a server behind a proxy needs a bearer
+ * token (docs/auth.md).
  */
 export const FORWARDING_HEADERS = [
   "forwarded",
@@ -42,6 +45,11 @@ export const FORWARDING_HEADERS = [
   "cf-connecting-ip",
   "fastly-client-ip",
   "x-envoy-external-address",
+  "x-originating-ip",
+  "x-remote-ip",
+  "x-remote-addr",
+  "client-ip",
+  "x-azure-clientip",
 ];
 
 /** Whether a raw request's headers (`IncomingMessage.headers`) carry any forwarding header. */
@@ -64,19 +72,32 @@ export function bearerPrincipal(token: string): Principal {
 const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /** Why `token` cannot be a bearer token, or undefined. An empty one would admit `Bearer ` followed by any blank. */
-export function bearerTokenProblem(token: string): string | undefined {
+function bearerTokenProblem(token: string): string | undefined {
   if (token === "") return "is empty";
   if (!TOKEN_CHARACTERS.test(token)) return "must be visible ASCII characters without spaces";
   return undefined;
 }
 
-/** The bearer policies for `tokens`; throws naming `source` when one of them cannot be a token. */
-export function bearerPolicies(tokens: readonly string[], source = "bearer token"): AuthPolicy[] {
-  return tokens.map((token) => {
+/** A configured bearer token no request could ever match; `problem` says why ("is empty", ...). */
+export class BearerTokenError extends BdkError {
+  constructor(readonly problem: string) {
+    super("invalid_request", `authToken ${problem}`);
+    this.name = "BearerTokenError";
+  }
+}
+
+/**
+ * The policies a server checks, in order: everyone with `allowAnonymous`,
+ * else each bearer token, then localDevStrict. The one place tokens are
+ * checked: one that could never match throws a `BearerTokenError`.
+ */
+export function serverPolicies(options: { bearerTokens: readonly string[]; allowAnonymous?: boolean }): AuthPolicy[] {
+  const bearers = options.bearerTokens.map((token): AuthPolicy => {
     const problem = bearerTokenProblem(token);
-    if (problem) throw new BdkError("invalid_request", `${source} ${problem}`);
+    if (problem) throw new BearerTokenError(problem);
     return { kind: "bearer", token };
   });
+  return options.allowAnonymous ? [{ kind: "anonymous" }] : [...bearers, { kind: "localDevStrict" }];
 }
 
 /**

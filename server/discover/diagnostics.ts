@@ -67,3 +67,9 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 export function agentErrors(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return diagnostics.filter((diagnostic) => diagnostic.severity === "error" && diagnostic.scope !== "evals");
 }
+
+/** `bot/tools/x.ts:4  message` (or just the message): how every command and error names a diagnostic. */
+export function describeDiagnostic(diagnostic: Diagnostic): string {
+  const where = diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ""}  ` : "";
+  return `${where}${diagnostic.message}`;
+}

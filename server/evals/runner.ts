@@ -4,7 +4,7 @@
  * goes when a recorder is given.
  */
 import type { EvalConfigDefinition } from "../authoring/evals.ts";
-import type { Diagnostic } from "../discover/diagnostics.ts";
+import { describeDiagnostic } from "../discover/diagnostics.ts";
 import type { LoadedEvalCase, LoadedEvals } from "../load/types.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { EvalContext } from "./eval-context.ts";
@@ -64,14 +64,10 @@ export function describeDefaults(settings: EvalSettings): string {
   return settings.defaults.map((name) => described[name]).join(", ");
 }
 
-function formatProblem(diagnostic: Diagnostic): string {
-  return `  ${diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ""}  ` : ""}${diagnostic.message}`;
-}
-
 /** Throws `EvalConfigError` listing the errors of `evals/` (a file that failed to load, a bad config field). */
 export function assertEvalsLoaded(evals: LoadedEvals | undefined): void {
   const problems = (evals?.diagnostics ?? []).filter((diagnostic) => diagnostic.severity === "error");
-  if (problems.length > 0) throw new EvalConfigError(`the evals have errors:\n${problems.map(formatProblem).join("\n")}`);
+  if (problems.length > 0) throw new EvalConfigError(`the evals have errors:\n${problems.map((problem) => `  ${describeDiagnostic(problem)}`).join("\n")}`);
 }
 
 /** Checks the setup and picks the cases; throws `EvalConfigError` when there is nothing sound to run. */

@@ -41,7 +41,7 @@ describe("toModelOutput", () => {
 });
 
 describe("executeTool", () => {
-  const ctx = (dryRun: boolean) => ({ session: { id: "ses_1", dryRun } }) as unknown as ToolContext;
+  const ctx = (dryRun: boolean) => ({ session: { id: "ses_1", dryRun }, abortSignal: new AbortController().signal }) as unknown as ToolContext;
 
   it("reports a returned { content, isError: true } as an error, whatever else it carries, like a throw", async () => {
     const mcpStyle = loadTool("lookup", {

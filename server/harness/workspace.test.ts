@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -66,6 +66,7 @@ describe("writeWorkspaceFiles", () => {
     ["NUL", "a\0b", /contains a NUL byte/],
     ["symlink", "out/escape.txt", /"out\/escape\.txt" resolves outside the workspace through a symbolic link/],
     ["the root itself", "./", /does not name a file/],
+    ["a folder", "docs/", /"docs\/" ends with "\/", so it names a folder/],
   ];
 
   it.each(refusals)("refuses %s paths with invalid_request and writes nothing", async (_label, bad, message) => {
@@ -151,6 +152,18 @@ describe("prepareWorkspace", () => {
 
     await prepareWorkspace({ ...setup(seedDir), agentTools: [] });
     expect(readFileSync(path.join(workspace, "AGENTS.md"), "utf8")).toBe("# House rules\n\nBe kind.\n");
+  });
+
+  it("does not read a seed file the workspace already has (a 3 GiB one would not even fit a buffer)", async () => {
+    const seedDir = seed();
+    // Sparse: no disk is used, but reading it whole fails.
+    writeFileSync(path.join(seedDir, "data", "huge.bin"), "");
+    truncateSync(path.join(seedDir, "data", "huge.bin"), 3 * 1024 ** 3);
+    mkdirSync(path.join(workspace, "data"));
+    writeFileSync(path.join(workspace, "data", "huge.bin"), "the model's\n");
+    await prepareWorkspace(setup(seedDir));
+    expect(readFileSync(path.join(workspace, "data/huge.bin"), "utf8")).toBe("the model's\n");
+    expect(readFileSync(path.join(workspace, "data/input.csv"), "utf8")).toBe("a,b\n");
   });
 
   it("creates a missing workspace and writes no AGENTS.md without agent tools", async () => {

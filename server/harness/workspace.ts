@@ -2,16 +2,19 @@
  * The session workspace: building it before the first turn, writing per-send
  * files into it, and the one confinement check every file tool goes through.
  */
-import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { createReadStream, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import type { LoadedSkill, LoadedTool } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
-import { ConfinedPathError, openFileBeneath, writeFileBeneath } from "./confined-fs.ts";
+import { ConfinedPathError, type ConfinedRoot, folderSyntaxProblem, PATH_SEPARATORS, withConfinedRoot } from "./confined-fs.ts";
 import { agentToolScript, agentToolScriptPath } from "./builtin-tools/agent-tool-script.ts";
 import { withAgentToolsSection } from "./builtin-tools/agents-file.ts";
 
 const MAX_LINK_HOPS = 40;
+/** AGENTS.md is read to add the agent-tools section; a larger one is not something to rewrite. */
+const MAX_AGENTS_FILE_BYTES = 16 * 1024 * 1024;
 
 function lstatOrUndefined(target: string) {
   try {
@@ -73,10 +76,10 @@ export function pathSyntaxProblem(relative: string): string | undefined {
   if (relative === "") return "is empty";
   if (relative.includes("\0")) return "contains a NUL byte";
   if (path.isAbsolute(relative) || /^[a-zA-Z]:/.test(relative) || relative.startsWith("\\")) return "must be a relative path";
-  const segments = relative.split(/[\\/]/);
+  const segments = relative.split(PATH_SEPARATORS);
   if (segments.includes("..")) return 'must not contain ".." segments';
   if (segments.every((segment) => segment === "" || segment === ".")) return "does not name a file";
-  return undefined;
+  return folderSyntaxProblem(relative);
 }
 
 /** Why `relative` may not be written below `dir`, or the absolute target. */
@@ -110,7 +113,7 @@ export function planWorkspaceFiles(dir: string, files: Record<string, string>, l
   return Object.entries(files).map(([relative, contents]) => {
     const checked = checkFilePath(dir, relative, contents);
     if ("reason" in checked) throw new BdkError("invalid_request", `${label}: ${JSON.stringify(relative)} ${checked.reason}`);
-    return { relative: path.posix.normalize(relative.replaceAll("\\", "/")), contents };
+    return { relative: path.posix.normalize(relative.split(PATH_SEPARATORS).join("/")), contents };
   });
 }
 
@@ -121,13 +124,19 @@ export function planWorkspaceFiles(dir: string, files: Record<string, string>, l
  */
 async function writeConfinedFiles(dir: string, files: Record<string, string>, label: string): Promise<string[]> {
   const planned = planWorkspaceFiles(dir, files, label);
-  for (const { relative, contents } of planned) {
-    try {
-      await writeFileBeneath(dir, relative, contents);
-    } catch (error) {
-      throw new BdkError("invalid_request", `${label}: ${JSON.stringify(relative)}: ${(error as Error).message}`);
-    }
-  }
+  await withConfinedRoot(
+    dir,
+    async (root) => {
+      for (const { relative, contents } of planned) {
+        try {
+          await root.writeFile(relative, contents);
+        } catch (error) {
+          throw new BdkError("invalid_request", `${label}: ${JSON.stringify(relative)}: ${(error as Error).message}`);
+        }
+      }
+    },
+    { create: true },
+  );
   return planned.map((file) => file.relative);
 }
 
@@ -136,19 +145,26 @@ export function writeWorkspaceFiles(dir: string, files: Record<string, string>):
   return writeConfinedFiles(dir, files, "workspaceFiles");
 }
 
-/** Copies seed files that are not in the workspace yet; symlinks in the seed are skipped. */
-async function copyMissing(from: string, workspace: string, relative = ""): Promise<void> {
+/**
+ * Copies seed files that are not in the workspace yet; symlinks in the seed
+ * are skipped. The workspace file is created first (`O_EXCL`) and the seed
+ * is read only when that succeeds: every session's first turn checks every
+ * seed file, and most are there already.
+ */
+async function copyMissing(from: string, workspace: ConfinedRoot, relative = ""): Promise<void> {
   const entries = await readdir(path.join(from, relative), { withFileTypes: true });
   for (const entry of entries) {
     const child = relative ? `${relative}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
       await copyMissing(from, workspace, child);
     } else if (entry.isFile()) {
-      const contents = await readFile(path.join(from, child));
-      await writeFileBeneath(workspace, child, contents, { onlyIfMissing: true }).catch((error: unknown) => {
+      const created = await workspace.createFile(child).catch((error: unknown) => {
         // The model may have replaced a seed folder by a file; its choice stands.
-        if (!(error instanceof ConfinedPathError && error.code === "ENOTDIR")) throw error;
+        if (error instanceof ConfinedPathError && error.code === "ENOTDIR") return undefined;
+        throw error;
       });
+      // The write stream closes the handle when the copy ends or fails.
+      if (created) await pipeline(createReadStream(path.join(from, child)), created.file.createWriteStream());
     }
   }
 }
@@ -158,18 +174,13 @@ function skillDocument(skill: LoadedSkill): string {
   return `${frontmatter}${skill.markdown.trim()}\n`;
 }
 
-async function readIfExists(dir: string, relative: string): Promise<string | undefined> {
-  let opened: Awaited<ReturnType<typeof openFileBeneath>>;
+/** A generated file's current text (AGENTS.md may be the model's or the seed's), or undefined. */
+async function readIfExists(root: ConfinedRoot, relative: string): Promise<string | undefined> {
   try {
-    opened = await openFileBeneath(dir, relative);
+    return (await root.readFile(relative, MAX_AGENTS_FILE_BYTES, (size) => new Error(`${relative} is ${size} bytes, more than ${MAX_AGENTS_FILE_BYTES}`))).toString("utf8");
   } catch (error) {
     if (error instanceof ConfinedPathError && error.code === "ENOENT") return undefined;
     throw error;
-  }
-  try {
-    return await opened.file.readFile("utf8");
-  } finally {
-    await opened.file.close();
   }
 }
 
@@ -193,8 +204,8 @@ export interface WorkspaceSetup {
  */
 export async function prepareWorkspace(options: WorkspaceSetup): Promise<void> {
   const { dir } = options;
-  await mkdir(dir, { recursive: true });
-  if (options.seedDir) await copyMissing(options.seedDir, dir);
+  const seedDir = options.seedDir;
+  if (seedDir) await withConfinedRoot(dir, (root) => copyMissing(seedDir, root), { create: true });
 
   for (const skill of options.skills) {
     const files = Object.entries({ ...skill.files, "SKILL.md": skillDocument(skill) });
@@ -209,7 +220,13 @@ export async function prepareWorkspace(options: WorkspaceSetup): Promise<void> {
   }
   await writeConfinedFiles(dir, scripts, "agent tools");
 
-  const current = await readIfExists(dir, "AGENTS.md");
-  const next = withAgentToolsSection(current, options.agentName, options.agentTools);
-  if (next !== current && next !== undefined) await writeFileBeneath(dir, "AGENTS.md", next);
+  await withConfinedRoot(
+    dir,
+    async (root) => {
+      const current = await readIfExists(root, "AGENTS.md");
+      const next = withAgentToolsSection(current, options.agentName, options.agentTools);
+      if (next !== current && next !== undefined) await root.writeFile("AGENTS.md", next);
+    },
+    { create: true },
+  );
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { agentErrors, type Diagnostic } from "../discover/diagnostics.ts";
+import { agentErrors, describeDiagnostic, type Diagnostic } from "../discover/diagnostics.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { sandboxAvailable } from "../harness/builtin-tools/index.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -69,11 +69,16 @@ export class AgentLoadError extends Error {
   ) {
     super(
       `${agent} has errors:\n${agentErrors(diagnostics)
-        .map((diagnostic) => `  ${diagnostic.file ?? ""}  ${diagnostic.message}`)
+        .map((diagnostic) => `  ${describeDiagnostic(diagnostic)}`)
         .join("\n")}`,
     );
     this.name = "AgentLoadError";
   }
+}
+
+/** How errors name an agent: `agent "a" (/dir)` in a folder of agents, else `the agent in /dir`. */
+export function agentLabel(dir: string, slug?: string): string {
+  return slug ? `agent "${slug}" (${dir})` : `the agent in ${dir}`;
 }
 
 export function defaultStateRoot(projectDir: string): string {
@@ -89,7 +94,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const loaded = await loadAgent(dir);
   // Problems of evals/ stop `bdk eval`, not the agent; `allowErrors` opens despite the others too.
   if (!loaded.agent || (!options.allowErrors && agentErrors(loaded.diagnostics).length > 0)) {
-    throw new AgentLoadError(loaded.diagnostics, options.slug ? `agent "${options.slug}" (${dir})` : `the agent in ${dir}`);
+    throw new AgentLoadError(loaded.diagnostics, agentLabel(dir, options.slug));
   }
   const agent = loaded.agent;
   if (agent.config.local?.sandbox && !sandboxAvailable()) {

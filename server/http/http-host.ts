@@ -1,4 +1,4 @@
-import { type AuthPolicy, bearerPolicies, isLoopback, type RequestFacts, requireAuth } from "../auth/policies.ts";
+import { type AuthPolicy, isLoopback, type RequestFacts, requireAuth } from "../auth/policies.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { handleChannelRequest } from "./channel-routes.ts";
@@ -30,9 +30,8 @@ export interface HttpHostOptions {
   agents: MountedAgent[];
   mode: "single" | "multi";
   dev: boolean;
-  /** Each token is its own principal (`service:bearer-<hash>`). */
-  bearerTokens?: string[];
-  allowAnonymous?: boolean;
+  /** Who may call, in order (`serverPolicies`); each bearer token is its own principal (`service:bearer-<hash>`). */
+  policies: AuthPolicy[];
   playground: boolean;
   /** The /docs pages (`--no-docs` turns them off); read by app/docs. */
   docs?: boolean;
@@ -54,9 +53,7 @@ export class HttpHost {
   readonly policies: AuthPolicy[];
 
   constructor(readonly options: HttpHostOptions) {
-    this.policies = options.allowAnonymous
-      ? [{ kind: "anonymous" }]
-      : [...bearerPolicies(options.bearerTokens ?? []), { kind: "localDevStrict" }];
+    this.policies = options.policies;
   }
 
   agent(slug: string): MountedAgent | undefined {

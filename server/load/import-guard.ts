@@ -31,10 +31,11 @@ export class ImportTimeoutError extends Error {
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
-// Plain JavaScript, evaluated in its own thread: it must not depend on the kit's TypeScript loader.
+// Plain JavaScript, evaluated in its own thread: it must not depend on the kit's TypeScript loader, and
+// runs as CommonJS or as a module (\`--input-type=module\` reaches eval'd workers), hence getBuiltinModule.
 const WATCHDOG_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-const { writeSync } = require("node:fs");
+const { parentPort } = process.getBuiltinModule("node:worker_threads");
+const { writeSync } = process.getBuiltinModule("node:fs");
 const armed = new Map();
 parentPort.on("message", (message) => {
   if (message.type === "end") {

@@ -5,19 +5,12 @@
  * names neither the import nor the module. This turns that text (and its
  * named-import twin `(0 , _m.name)`) back into the import the author wrote.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
+import { type ImportBinding, readImports } from "./module-imports.ts";
 import { projectFrame } from "./project-frame.ts";
 
 const INTEROP_CALL = /^\(0\s*,\s*(_[\w$]*?)\d*\.([\w$]+)\) is not a function$/;
-
-interface ImportBinding {
-  local: string;
-  /** `default`, or the exported name of a named import. */
-  imported: string;
-  source: string;
-}
 
 export interface InteropExplanation {
   message: string;
@@ -32,7 +25,7 @@ export function explainInteropError(error: unknown, rootDir: string): InteropExp
   if (!match) return undefined;
   const [, binding, member] = match;
   const site = projectFrame(error, rootDir);
-  const imports = site ? importsOf(site.absolute) : [];
+  const imports = site ? readImports(site.absolute) : [];
   const found = imports.find((entry) => entry.imported === member && babelBinding(entry.source) === binding);
   const where = site ? { file: path.relative(rootDir, site.absolute), line: site.line } : {};
   if (!found) {
@@ -71,30 +64,6 @@ function functionExports(module: object): string[] {
   return Object.entries(module)
     .filter(([name, value]) => name !== "default" && typeof value === "function")
     .map(([name]) => name);
-}
-
-const DEFAULT_IMPORT = /\bimport\s+(?!type\b)([A-Za-z_$][\w$]*)\s*(?:,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+)\s*)?from\s*["']([^"']+)["']/g;
-const NAMED_IMPORT = /\bimport\s+(?!type\b)(?:[A-Za-z_$][\w$]*\s*,\s*)?\{([^}]*)\}\s*from\s*["']([^"']+)["']/g;
-
-/** The value imports of a source file, read with patterns (enough to name the import an error is about). */
-function importsOf(file: string): ImportBinding[] {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return [];
-  }
-  const bindings: ImportBinding[] = [];
-  for (const [, local, source] of text.matchAll(DEFAULT_IMPORT)) bindings.push({ local, imported: "default", source });
-  for (const [, list, source] of text.matchAll(NAMED_IMPORT)) {
-    for (const part of list.split(",")) {
-      const entry = part.trim();
-      if (!entry || entry.startsWith("type ")) continue;
-      const [imported, local = imported] = entry.split(/\s+as\s+/);
-      bindings.push({ local, imported, source });
-    }
-  }
-  return bindings;
 }
 
 /**

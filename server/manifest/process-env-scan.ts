@@ -8,16 +8,16 @@
  *   const env = process.env; env.A; const { B } = env
  *   import { env } from "node:process"; env.A
  *
- * A computed name (`process.env[name]`) cannot be known and is not reported.
+ * Names are resolved to their declarations the way TypeScript scopes them
+ * (an `env` parameter elsewhere is not the alias), and a method of every
+ * object (`process.env.hasOwnProperty(...)`) or any call on `process.env` is
+ * not a variable. A computed name (`process.env[name]`) cannot be known and
+ * is not reported.
  */
 import ts from "typescript";
+import { parseModule } from "../load/module-imports.ts";
 
 const PROCESS_MODULES = new Set(["process", "node:process"]);
-
-function scriptKind(fileName: string): ts.ScriptKind {
-  if (/\.[cm]?tsx?$/.test(fileName)) return fileName.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  return fileName.endsWith("x") ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
-}
 
 /** `(x)`, `x!`, `x as T`, `x satisfies T`, `<T>x` are all `x`. */
 function unwrap(node: ts.Expression): ts.Expression {
@@ -43,26 +43,91 @@ function accessedName(node: ts.Node): { object: ts.Expression; name: string } | 
   return undefined;
 }
 
-/** Names bound to `process` and to `process.env` in this module. */
-interface Bindings {
-  process: Set<string>;
-  env: Set<string>;
+/** Names on every object (`process.env.hasOwnProperty(...)` reads no variable). */
+const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * Which declaration a name means where it is used, from the TypeScript
+ * binder of a program made of this one file (no lib, no imports resolved):
+ * an `env` parameter of one function is not the `env` alias of another.
+ */
+function checkerFor(file: ts.SourceFile): ts.TypeChecker {
+  const options: ts.CompilerOptions = { noLib: true, noResolve: true, allowJs: true, types: [], noEmit: true };
+  const host: ts.CompilerHost = {
+    getSourceFile: (name) => (name === file.fileName ? file : undefined),
+    getDefaultLibFileName: () => "lib.d.ts",
+    writeFile: () => {},
+    getCurrentDirectory: () => "/",
+    getCanonicalFileName: (name) => name,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => "\n",
+    fileExists: (name) => name === file.fileName,
+    readFile: () => undefined,
+  };
+  return ts.createProgram({ rootNames: [file.fileName], options, host }).getTypeChecker();
 }
 
-function isProcess(node: ts.Expression, bindings: Bindings): boolean {
-  const target = unwrap(node);
-  if (ts.isIdentifier(target)) return bindings.process.has(target.text);
-  const access = accessedName(target);
-  if (access?.name !== "process") return false;
-  const owner = unwrap(access.object);
-  return ts.isIdentifier(owner) && owner.text === "globalThis";
+type Meaning = "process" | "env" | undefined;
+
+class Resolver {
+  private readonly meanings = new Map<ts.Declaration, Meaning>();
+
+  constructor(private readonly checker: ts.TypeChecker) {}
+
+  isProcess(node: ts.Expression): boolean {
+    const target = unwrap(node);
+    if (ts.isIdentifier(target)) return this.meaningOf(target) === "process";
+    const access = accessedName(target);
+    if (access?.name !== "process") return false;
+    const owner = unwrap(access.object);
+    // The built-in globalThis has no declaration in the module.
+    return ts.isIdentifier(owner) && owner.text === "globalThis" && !this.checker.getSymbolAtLocation(owner)?.declarations?.length;
+  }
+
+  isEnv(node: ts.Expression): boolean {
+    const target = unwrap(node);
+    if (ts.isIdentifier(target)) return this.meaningOf(target) === "env";
+    const access = accessedName(target);
+    return access?.name === "env" && this.isProcess(access.object);
+  }
+
+  /** What the identifier is bound to here: the global `process` when nothing in the module declares it. */
+  private meaningOf(identifier: ts.Identifier): Meaning {
+    const declaration = this.checker.getSymbolAtLocation(identifier)?.declarations?.[0];
+    if (!declaration) return identifier.text === "process" ? "process" : undefined;
+    if (!this.meanings.has(declaration)) {
+      // Undecided while being worked out: `const env = env` means nothing.
+      this.meanings.set(declaration, undefined);
+      this.meanings.set(declaration, this.declared(declaration));
+    }
+    return this.meanings.get(declaration);
+  }
+
+  private declared(declaration: ts.Declaration): Meaning {
+    if (ts.isImportSpecifier(declaration)) {
+      const imported = (declaration.propertyName ?? declaration.name).text;
+      return fromProcessModule(declaration) && imported === "env" ? "env" : undefined;
+    }
+    if (ts.isImportClause(declaration) || ts.isNamespaceImport(declaration)) return fromProcessModule(declaration) ? "process" : undefined;
+    if (ts.isVariableDeclaration(declaration) && declaration.initializer) {
+      if (this.isEnv(declaration.initializer)) return "env";
+      return this.isProcess(declaration.initializer) ? "process" : undefined;
+    }
+    // const { env } = process; const { env: e } = process
+    if (ts.isBindingElement(declaration) && ts.isObjectBindingPattern(declaration.parent)) {
+      const holder = declaration.parent.parent;
+      const key = declaration.propertyName ?? declaration.name;
+      const initializer = ts.isVariableDeclaration(holder) ? holder.initializer : undefined;
+      return initializer && ts.isIdentifier(key) && key.text === "env" && this.isProcess(initializer) ? "env" : undefined;
+    }
+    return undefined;
+  }
 }
 
-function isEnv(node: ts.Expression, bindings: Bindings): boolean {
-  const target = unwrap(node);
-  if (ts.isIdentifier(target)) return bindings.env.has(target.text);
-  const access = accessedName(target);
-  return access?.name === "env" && isProcess(access.object, bindings);
+function fromProcessModule(node: ts.Node): boolean {
+  let current: ts.Node | undefined = node;
+  while (current && !ts.isImportDeclaration(current)) current = current.parent;
+  return current !== undefined && ts.isStringLiteral(current.moduleSpecifier) && PROCESS_MODULES.has(current.moduleSpecifier.text);
 }
 
 /** The property names a `{ A, B: b, "C": c }` pattern takes (a rest element takes no known name). */
@@ -76,55 +141,22 @@ function patternNames(pattern: ts.ObjectBindingPattern): string[] {
   return names;
 }
 
-/** Imports of `process` / `env` from the process module, and variables initialised to either; repeated until stable. */
-function collectBindings(file: ts.SourceFile): Bindings {
-  const bindings: Bindings = { process: new Set(["process"]), env: new Set() };
-  const visitImports = (statement: ts.Statement) => {
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) return;
-    if (!PROCESS_MODULES.has(statement.moduleSpecifier.text)) return;
-    const clause = statement.importClause;
-    if (clause?.name) bindings.process.add(clause.name.text);
-    const named = clause?.namedBindings;
-    if (named && ts.isNamespaceImport(named)) bindings.process.add(named.name.text);
-    if (named && ts.isNamedImports(named)) {
-      for (const element of named.elements) {
-        if ((element.propertyName ?? element.name).text === "env") bindings.env.add(element.name.text);
-      }
-    }
-  };
-  file.statements.forEach(visitImports);
-
-  for (let size = -1; size !== bindings.process.size + bindings.env.size; ) {
-    size = bindings.process.size + bindings.env.size;
-    const visit = (node: ts.Node): void => {
-      if (ts.isVariableDeclaration(node) && node.initializer) {
-        if (ts.isIdentifier(node.name)) {
-          if (isEnv(node.initializer, bindings)) bindings.env.add(node.name.text);
-          else if (isProcess(node.initializer, bindings)) bindings.process.add(node.name.text);
-        } else if (ts.isObjectBindingPattern(node.name) && isProcess(node.initializer, bindings)) {
-          // const { env } = process; const { env: e } = process
-          for (const element of node.name.elements) {
-            const key = element.propertyName ?? element.name;
-            if (ts.isIdentifier(key) && key.text === "env" && ts.isIdentifier(element.name)) bindings.env.add(element.name.text);
-          }
-        }
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(file);
-  }
-  return bindings;
+/** `process.env.x(...)`: a method called on the object, not a variable read. */
+function isCalled(node: ts.Node): boolean {
+  return ts.isCallExpression(node.parent) && node.parent.expression === node;
 }
 
 /** The environment variable names `source` reads, in order of first appearance. */
 export function environmentReads(fileName: string, source: string): string[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, scriptKind(fileName));
-  const bindings = collectBindings(file);
+  // Every spelling above names `env`: most modules need no syntax tree at all.
+  if (!source.includes("env")) return [];
+  const file = parseModule(fileName, source);
+  const resolver = new Resolver(checkerFor(file));
   const names = new Set<string>();
   const visit = (node: ts.Node): void => {
     const access = accessedName(node);
-    if (access && isEnv(access.object, bindings)) names.add(access.name);
-    if (ts.isVariableDeclaration(node) && node.initializer && ts.isObjectBindingPattern(node.name) && isEnv(node.initializer, bindings)) {
+    if (access && !OBJECT_MEMBERS.has(access.name) && !isCalled(node) && resolver.isEnv(access.object)) names.add(access.name);
+    if (ts.isVariableDeclaration(node) && node.initializer && ts.isObjectBindingPattern(node.name) && resolver.isEnv(node.initializer)) {
       for (const name of patternNames(node.name)) names.add(name);
     }
     ts.forEachChild(node, visit);

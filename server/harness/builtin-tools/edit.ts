@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { z } from "zod";
 import type { LoadedTool } from "../../load/types.ts";
-import { openFileBeneath } from "../confined-fs.ts";
+import { readOpenFile, withConfinedRoot } from "../confined-fs.ts";
 import { builtinTool } from "./define.ts";
 import { looksBinary } from "./text-files.ts";
 
@@ -21,9 +21,9 @@ export function editTool(): LoadedTool {
       const name = JSON.stringify(file);
       if (oldString === newString) throw new Error("oldString and newString are identical; nothing to change");
       // Read and rewritten through one handle: the file changed is the file read.
-      const { file: handle } = await openFileBeneath(ctx.workspaceDir, file, { flags: constants.O_RDWR });
+      const { file: handle, stats } = await withConfinedRoot(ctx.workspaceDir, (root) => root.openFile(file, { flags: constants.O_RDWR }));
       try {
-        const buffer = await handle.readFile();
+        const buffer = await readOpenFile(handle, stats.size);
         if (looksBinary(buffer)) throw new Error(`${name} looks like a binary file`);
         const parts = buffer.toString("utf8").split(oldString);
         const occurrences = parts.length - 1;

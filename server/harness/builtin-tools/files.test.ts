@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LoadedTool } from "../../load/types.ts";
@@ -38,6 +38,19 @@ describe("read", () => {
     expect((await run(readTool(), { path: file("a.txt") })).output).toMatchObject({ content: "hi" });
   });
 
+  it("reads a name that starts with two dots, by absolute path and through an absolute symlink", async () => {
+    put("..notes", "dotted");
+    symlinkSync(file("..notes"), file("link"));
+    expect((await run(readTool(), { path: file("..notes") })).output).toMatchObject({ content: "dotted" });
+    expect((await run(readTool(), { path: "link" })).output).toMatchObject({ content: "dotted" });
+  });
+
+  it("says a name is too long in the path the model gave, not an internal one", async () => {
+    const long = `${"a".repeat(300)}.txt`;
+    const outcome = await run(readTool(), { path: long });
+    expect(outcome).toMatchObject({ isError: true, output: `${JSON.stringify(long)} has a name longer than the file system allows` });
+  });
+
   it("refuses binary files and directories, and says when a file is missing", async () => {
     put("image.bin", Buffer.from([0x89, 0x50, 0x00, 0x01]));
     mkdirSync(file("folder"));
@@ -61,6 +74,26 @@ describe("write", () => {
     const outcome = await run(writeTool(), { path: "src/deep/new.ts", content: "héllo" });
     expect(outcome).toMatchObject({ isError: false, output: { path: "src/deep/new.ts", bytes: 6 } });
     expect(readFileSync(file("src/deep/new.ts"), "utf8")).toBe("héllo");
+  });
+
+  it("refuses a path ending in / (it names a folder), also for edit", async () => {
+    put("f.txt", "text");
+    for (const target of ["dir/", "f.txt/"]) {
+      expect(await run(writeTool(), { path: target, content: "x" })).toMatchObject({
+        isError: true,
+        output: `${JSON.stringify(target)} ends with "/", so it names a folder: give the path of a file`,
+      });
+    }
+    expect(await run(editTool(), { path: "f.txt/", oldString: "text", newString: "new" })).toMatchObject({ isError: true, output: expect.stringContaining("names a folder") });
+    expect(readdirSync(temp.dir)).toEqual(["f.txt"]);
+    expect(readFileSync(file("f.txt"), "utf8")).toBe("text");
+  });
+
+  it.runIf(process.platform !== "win32")("keeps a backslash as part of a name (it is no separator on POSIX)", async () => {
+    expect(await run(writeTool(), { path: "a\\b.txt", content: "x" })).toMatchObject({ isError: false });
+    expect(readdirSync(temp.dir)).toEqual(["a\\b.txt"]);
+    expect((await run(readTool(), { path: "a\\b.txt" })).output).toMatchObject({ content: "x" });
+    expect(await run(readTool(), { path: "a/b.txt" })).toMatchObject({ isError: true, output: '"a/b.txt" does not exist' });
   });
 
   it("is a write-effect tool", () => {

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { LoadedTool } from "../../load/types.ts";
+import { withConfinedRoot } from "../confined-fs.ts";
 import { builtinTool } from "./define.ts";
 import { PatternMatcher } from "./pattern-matcher.ts";
-import { type WalkedFile, walkFiles } from "./walk.ts";
+import { type WalkedFile, walkFolders } from "./walk.ts";
 
 const MAX_RESULTS = 1000;
 const PATHS_PER_REQUEST = 500;
@@ -15,20 +16,15 @@ const schema = z.object({
   path: z.string().optional().describe("Directory to search, relative to the workspace (default: the workspace root)"),
 });
 
-/** The files of `files` whose `relative` path the matcher's glob matches, in order, asked in batches. */
-export async function* matchingFiles(matcher: PatternMatcher, files: AsyncIterable<WalkedFile>): AsyncGenerator<WalkedFile> {
-  let batch: WalkedFile[] = [];
-  const flush = async () => {
-    const verdicts = await matcher.filter(batch.map((file) => file.relative));
-    const matched = batch.filter((_, index) => verdicts[index]);
-    batch = [];
-    return matched;
-  };
-  for await (const file of files) {
-    batch.push(file);
-    if (batch.length === PATHS_PER_REQUEST) yield* await flush();
+/** The files of `files` whose `relative` path the matcher's glob matches, in order, asked in requests of at most `PATHS_PER_REQUEST`. */
+export async function matchingFiles(matcher: PatternMatcher, files: WalkedFile[]): Promise<WalkedFile[]> {
+  const matched: WalkedFile[] = [];
+  for (let start = 0; start < files.length; start += PATHS_PER_REQUEST) {
+    const part = files.slice(start, start + PATHS_PER_REQUEST);
+    const verdicts = await matcher.filter(part.map((file) => file.relative));
+    matched.push(...part.filter((_, index) => verdicts[index]));
   }
-  yield* await flush();
+  return matched;
 }
 
 export function globTool(): LoadedTool {
@@ -43,12 +39,23 @@ export function globTool(): LoadedTool {
       }
       const matcher = await PatternMatcher.start({ glob: { pattern: trimmed, basename: false } }, `glob ${JSON.stringify(pattern)}`);
       try {
-        const matches: string[] = [];
-        for await (const file of matchingFiles(matcher, walkFiles(ctx.workspaceDir, directory))) {
-          if (matches.length === MAX_RESULTS) return { matches, truncated: `showing the first ${MAX_RESULTS} matches` };
-          matches.push(file.workspacePath);
-        }
-        return { matches };
+        return await withConfinedRoot(ctx.workspaceDir, async (root) => {
+          const matches: string[] = [];
+          // Nothing is opened: files of many folders go to the matcher together.
+          let pending: WalkedFile[] = [];
+          const flush = async () => {
+            for (const file of await matchingFiles(matcher, pending)) matches.push(file.workspacePath);
+            pending = [];
+          };
+          for await (const run of walkFolders(root, directory)) {
+            pending.push(...run);
+            if (pending.length >= PATHS_PER_REQUEST) await flush();
+            if (matches.length > MAX_RESULTS) break;
+          }
+          await flush();
+          if (matches.length <= MAX_RESULTS) return { matches };
+          return { matches: matches.slice(0, MAX_RESULTS), truncated: `showing the first ${MAX_RESULTS} matches` };
+        });
       } finally {
         matcher.close();
       }

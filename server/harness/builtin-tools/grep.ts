@@ -1,12 +1,12 @@
 import path from "node:path";
 import { z } from "zod";
 import type { LoadedTool } from "../../load/types.ts";
-import { ConfinedPathError, openFileBeneath } from "../confined-fs.ts";
+import { closeSoon, ConfinedPathError, type ConfinedRoot, type OpenedFile, readOpenFile, withConfinedRoot } from "../confined-fs.ts";
 import { builtinTool } from "./define.ts";
 import { matchingFiles } from "./glob.ts";
 import { BATCH_BYTES, type LineMatch, PatternMatcher, PatternTimeoutError } from "./pattern-matcher.ts";
 import { looksBinary } from "./text-files.ts";
-import { type WalkedFile, walkFiles } from "./walk.ts";
+import { type WalkedFile, walkFolders } from "./walk.ts";
 
 const MAX_MATCHES = 500;
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -20,35 +20,45 @@ const schema = z.object({
   ignoreCase: z.boolean().optional(),
 });
 
-/** The file `searched` names, or the files of the folder it names. */
-async function* searchedFiles(root: string, searched: string): AsyncGenerator<WalkedFile> {
-  let single: { relative: string } | undefined;
+/** Files read at once from one folder: enough to keep the file system busy, few enough to hold little text. */
+const READ_AHEAD = 8;
+
+/** The file `searched` names (one run of one file), or the runs of files of the folder it names. */
+async function* searchedRuns(root: ConfinedRoot, searched: string): AsyncGenerator<WalkedFile[]> {
+  let single: OpenedFile | undefined;
   try {
-    const opened = await openFileBeneath(root, searched);
-    await opened.file.close();
-    single = opened;
+    single = await root.openFile(searched);
   } catch (error) {
     if (!(error instanceof ConfinedPathError && error.code === "EISDIR")) throw error;
   }
   if (!single) {
-    yield* walkFiles(root, searched);
+    yield* walkFolders(root, searched);
     return;
   }
+  closeSoon(single.file);
   const workspacePath = single.relative;
-  yield { relative: path.posix.basename(workspacePath), workspacePath, open: async () => (await openFileBeneath(root, workspacePath)).file };
+  yield [{ relative: path.posix.basename(workspacePath), workspacePath, open: () => root.openFile(workspacePath).catch(() => undefined) }];
 }
 
-/** A file's text, undefined for binary files; `{ tooLarge }` with its size past the limit. */
+/** A file's text, undefined for binary files (or one that is gone); `{ tooLarge }` with its size past the limit. */
 async function readText(file: WalkedFile): Promise<string | { tooLarge: number } | undefined> {
-  const handle = await file.open().catch(() => undefined);
-  if (!handle) return undefined;
+  const opened = await file.open();
+  if (!opened) return undefined;
   try {
-    const { size } = await handle.stat();
-    if (size > MAX_FILE_BYTES) return { tooLarge: size };
-    const content = await handle.readFile();
-    return looksBinary(content) ? undefined : content.toString("utf8");
+    if (opened.stats.size > MAX_FILE_BYTES) return { tooLarge: opened.stats.size };
+    const content = await readOpenFile(opened.file, opened.stats.size).catch(() => undefined);
+    return content === undefined || looksBinary(content) ? undefined : content.toString("utf8");
   } finally {
-    await handle.close();
+    closeSoon(opened.file);
+  }
+}
+
+/** The texts of a run of files, in order, `READ_AHEAD` at a time. */
+async function* runTexts(run: WalkedFile[]): AsyncGenerator<[WalkedFile, Awaited<ReturnType<typeof readText>>]> {
+  for (let start = 0; start < run.length; start += READ_AHEAD) {
+    const part = run.slice(start, start + READ_AHEAD);
+    const texts = await Promise.all(part.map(readText));
+    for (let index = 0; index < part.length; index++) yield [part[index], texts[index]];
   }
 }
 
@@ -73,20 +83,24 @@ export function grepTool(): LoadedTool {
         batchBytes = 0;
       };
       try {
-        const files = searchedFiles(ctx.workspaceDir, searched);
-        for await (const file of glob ? matchingFiles(matcher, files) : files) {
-          const text = await readText(file);
-          if (text === undefined) continue;
-          if (typeof text !== "string") {
-            skipped.push({ path: file.workspacePath, bytes: text.tooLarge });
-            continue;
+        await withConfinedRoot(ctx.workspaceDir, async (root) => {
+          runs: for await (const walked of searchedRuns(root, searched)) {
+            // Filtered while the run's folder is held, so its files open through that handle.
+            const run = glob ? await matchingFiles(matcher, walked) : walked;
+            for await (const [file, text] of runTexts(run)) {
+              if (text === undefined) continue;
+              if (typeof text !== "string") {
+                skipped.push({ path: file.workspacePath, bytes: text.tooLarge });
+                continue;
+              }
+              batch.push({ path: file.workspacePath, text });
+              batchBytes += text.length;
+              if (batchBytes >= BATCH_BYTES) await flush();
+              if (matches.length > MAX_MATCHES) break runs;
+            }
           }
-          batch.push({ path: file.workspacePath, text });
-          batchBytes += text.length;
-          if (batchBytes >= BATCH_BYTES) await flush();
-          if (matches.length > MAX_MATCHES) break;
-        }
-        if (matches.length <= MAX_MATCHES) await flush();
+          if (matches.length <= MAX_MATCHES) await flush();
+        });
       } catch (error) {
         if (error instanceof PatternTimeoutError) {
           throw new Error(`${error.message}: simplify it (nested quantifiers such as (a+)+ backtrack exponentially on lines they almost match)`);

@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { z } from "zod";
 import type { LoadedTool } from "../../load/types.ts";
-import { childPath, openDirBeneath, readHeldDir } from "../confined-fs.ts";
+import { childPath, describeFsError, readHeldDir, withConfinedRoot } from "../confined-fs.ts";
 import { builtinTool } from "./define.ts";
 
 const MAX_ENTRIES = 1000;
@@ -20,9 +20,12 @@ function typeOf(stats: { isFile(): boolean; isDirectory(): boolean; isSymbolicLi
 
 export function lsTool(): LoadedTool {
   return builtinTool("ls", "List a workspace directory: each entry's name, type and size in bytes.", schema, async ({ path: directory = "." }, ctx) => {
-    const dir = await openDirBeneath(ctx.workspaceDir, directory);
+    const dir = await withConfinedRoot(ctx.workspaceDir, (root) => root.openDir(directory));
     try {
-      const names = (await readHeldDir(dir)).map((entry) => entry.name).sort();
+      const listed = await readHeldDir(dir).catch((error: unknown) => {
+        throw describeFsError(error, JSON.stringify(directory));
+      });
+      const names = listed.map((entry) => entry.name).sort();
       const entries = [];
       for (const name of names.slice(0, MAX_ENTRIES)) {
         const stats = await lstat(childPath(dir, name)).catch(() => undefined);

@@ -21,6 +21,9 @@ function compileRegex(regex) {
 let matchesGlob;
 let regex;
 
+// Loaded: the pool may post requests (their deadlines start now).
+parentPort.postMessage({ started: true });
+
 parentPort.on("message", (request) => {
   if (request.compile) {
     try {

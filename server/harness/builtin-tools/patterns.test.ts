@@ -3,13 +3,14 @@
  * grep call while the event loop keeps running; globs follow picomatch;
  * .gitignore is honoured; grep names the files it skipped for size.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LoadedTool } from "../../load/types.ts";
 import { executeTool } from "../execute-tool.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
+import { MAX_PATTERN_WORKERS } from "./pattern-matcher.ts";
 import { tempDir, toolContext } from "./test-context.ts";
 
 let temp: ReturnType<typeof tempDir>;
@@ -45,6 +46,39 @@ describe("a regular expression that backtracks catastrophically", () => {
     // The next call gets a fresh worker.
     put("ok.txt", "fine\n");
     expect((await run(grepTool(), { pattern: "fine" })).output).toEqual({ matches: [{ path: "ok.txt", line: 1, text: "fine" }] });
+  }, 60_000);
+});
+
+/** Threads of this process: each worker thread is one more. */
+const threads = () => readdirSync("/proc/self/task").length;
+
+describe.runIf(process.platform === "linux")("pattern workers shared between calls", () => {
+  it("20 overlapping greps share a few workers instead of starting one (and a spare) each", async () => {
+    put("a.txt", "needle\n");
+    await run(grepTool(), { pattern: "needle" });
+    const before = threads();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, threads())), 1);
+    try {
+      const outcomes = await Promise.all(Array.from({ length: 20 }, () => run(grepTool(), { pattern: "needle" })));
+      expect(outcomes.every((outcome) => !outcome.isError)).toBe(true);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(peak - before).toBeLessThanOrEqual(MAX_PATTERN_WORKERS);
+  }, 60_000);
+
+  it("a call is not held up by as many stalled patterns as there are workers", async () => {
+    put("input.txt", `${"a".repeat(40)}!\n`);
+    const settled: string[] = [];
+    const hostile = Array.from({ length: MAX_PATTERN_WORKERS }, () => run(grepTool(), { pattern: "(a+)+$" }).then(() => settled.push("hostile")));
+    const benign = run(grepTool(), { pattern: "!$" }).then((outcome) => {
+      settled.push("benign");
+      return outcome;
+    });
+    expect((await benign).output).toEqual({ matches: [{ path: "input.txt", line: 1, text: `${"a".repeat(40)}!` }] });
+    await Promise.all(hostile);
+    expect(settled[0]).toBe("benign");
   }, 60_000);
 });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { LoadedTool } from "../../load/types.ts";
-import { ConfinedPathError, openFileBeneath } from "../confined-fs.ts";
+import { ConfinedPathError, withConfinedRoot } from "../confined-fs.ts";
 import { builtinTool } from "./define.ts";
 import { looksBinary } from "./text-files.ts";
 
@@ -13,19 +13,11 @@ const schema = z.object({
   limit: z.number().int().min(1).optional().describe("Number of lines to return"),
 });
 
-async function readConfined(workspaceDir: string, file: string): Promise<Buffer> {
-  const { file: handle } = await openFileBeneath(workspaceDir, file).catch((error: unknown) => {
+function readConfined(workspaceDir: string, file: string): Promise<Buffer> {
+  const tooLarge = (size: number) => new Error(`${JSON.stringify(file)} is ${size} bytes, too large to read (limit ${MAX_FILE_BYTES}); use grep or shell`);
+  return withConfinedRoot(workspaceDir, (root) => root.readFile(file, MAX_FILE_BYTES, tooLarge)).catch((error: unknown) => {
     throw error instanceof ConfinedPathError && error.code === "EISDIR" ? new Error(`${JSON.stringify(file)} is a directory; use ls`) : error;
   });
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_FILE_BYTES) {
-      throw new Error(`${JSON.stringify(file)} is ${size} bytes, too large to read (limit ${MAX_FILE_BYTES}); use grep or shell`);
-    }
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
 }
 
 export function readTool(): LoadedTool {

@@ -11,15 +11,24 @@
  *   every process it starts ends with it, `setsid` or not.
  * - otherwise: a process group of its own; on a time limit or a stop, the
  *   group and every descendant found in /proc are killed.
+ *
+ * Both bubblewrap modes drop every capability (`--cap-drop ALL`): a server
+ * run as root (the usual case in a container) would otherwise hand them to
+ * the command, which could remount the read-only system writable or unmount
+ * its own /proc to uncover the server's. They also start a new session (no
+ * terminal to push input into) and end when the server does.
  */
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 
+/** What both bubblewrap modes start with: no capabilities, a session of its own, gone with the server. */
+const BWRAP_COMMON = ["bwrap", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
+
 /** The argv that runs `argv` inside the sandbox, with `workspaceDir` (a real path) writable and current. */
 export function sandboxArgv(workspaceDir: string, argv: string[]): string[] {
   return [
-    "bwrap",
-    "--die-with-parent",
+    ...BWRAP_COMMON,
+    // Every namespace, a user namespace included where the kernel allows one.
     "--unshare-all",
     "--ro-bind", "/", "/",
     "--dev", "/dev",
@@ -35,7 +44,8 @@ export function sandboxArgv(workspaceDir: string, argv: string[]): string[] {
 
 /** The argv that runs `argv` with the server's filesystem and network but a process namespace (and /proc) of its own. */
 export function processNamespaceArgv(cwd: string, argv: string[]): string[] {
-  return ["bwrap", "--die-with-parent", "--unshare-pid", "--dev-bind", "/", "/", "--proc", "/proc", "--chdir", cwd, "--", ...argv];
+  // A user namespace where possible: the mounts it inherits are then locked, even against a process that regains capabilities in a namespace of its own.
+  return [...BWRAP_COMMON, "--unshare-user-try", "--unshare-pid", "--dev-bind", "/", "/", "--proc", "/proc", "--chdir", cwd, "--", ...argv];
 }
 
 function probe(argv: string[]): boolean {

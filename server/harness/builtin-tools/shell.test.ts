@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -119,12 +119,16 @@ describe("shell", () => {
     await expectGone(sleep);
   });
 
-  it("cannot read the server's environment or command line through /proc", async () => {
+  it("cannot read the server's environment or command line through /proc, nor unmount its /proc to see the host's (even as root)", async () => {
+    // The brackets keep the command's own command line from matching.
+    const secrets = "grep -a -o -e 'env-secret-5c[2]' -e 'argv-secret-7a[1]'";
     const printed = await shellInServerProcess(
-      "cat /proc/$PPID/environ /proc/$PPID/cmdline; for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; done 2>/dev/null; echo done",
+      `(cat /proc/$PPID/environ /proc/$PPID/cmdline; for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; done) 2>/dev/null | ${secrets}; ` +
+        `umount -l /proc 2>/dev/null && echo unmounted; for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; done 2>/dev/null | ${secrets}; echo done`,
       temp.dir,
     );
     expect(printed).toContain("done");
+    expect(printed).not.toContain("unmounted");
     expect(printed).not.toContain("env-secret-5c2");
     expect(printed).not.toContain("argv-secret-7a1");
   }, 30_000);
@@ -167,5 +171,25 @@ describe("sandboxed shell", () => {
     // /proc is mounted afresh in the sandbox, so /proc/net/dev lists the sandbox's own network: loopback only.
     expect(stdout.split("\n").slice(2).map((name) => name.trim()).filter(Boolean)).toEqual(["lo"]);
     expect(readFileSync(path.join(temp.dir, "inside.txt"), "utf8")).toBe("in\n");
+  });
+
+  it("cannot make the system writable again by remounting it, nor unmount /proc (even as root)", async () => {
+    if (!bwrapInstalled) return;
+    // Outside /tmp, which the sandbox replaces by a private one.
+    const host = mkdtempSync("/var/tmp/bdk-sandbox-");
+    try {
+      const escaped = path.join(host, "escaped.txt");
+      const outcome = await executeTool(
+        shellTool({ sandbox: true }),
+        {
+          command: `mount -o remount,rw,bind / 2>/dev/null && echo remounted; touch ${escaped} 2>/dev/null && echo touched; umount -l /proc 2>/dev/null && echo unmounted; echo done`,
+        },
+        toolContext(temp.dir),
+      );
+      expect((outcome.output as { stdout: string }).stdout).toBe("done\n");
+      expect(existsSync(escaped)).toBe(false);
+    } finally {
+      rmSync(host, { recursive: true, force: true });
+    }
   });
 });

@@ -4,11 +4,16 @@
  * the walk runs is skipped, never followed. Dependency and VCS folders and
  * what `.gitignore` files ignore are skipped; symlinked folders are not
  * entered; a symlinked file is listed only when it resolves inside.
+ *
+ * Files come in runs that share a folder (`WalkedFile[]`): while the
+ * consumer works on a run, its folder is held, so opening a file is one
+ * open relative to that handle. Once the consumer asks for the next run, a
+ * file of an earlier one is opened from the workspace root instead.
  */
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import ignore, { type Ignore } from "ignore";
-import { type HeldDir, openChildDir, openChildFile, openDirBeneath, openFileBeneath, readHeldDir } from "../confined-fs.ts";
+import { type ConfinedRoot, closeSoon, type HeldDir, type OpenedFile, openChildDir, openChildFile, readHeldDir } from "../confined-fs.ts";
 
 const SKIPPED_DIRECTORIES = new Set(["node_modules", ".git"]);
 
@@ -18,7 +23,7 @@ export interface WalkedFile {
   /** `/`-separated, relative to the workspace root (symlinked folders on the way resolved). */
   workspacePath: string;
   /** Opens the file for reading (a regular file, never followed out), or undefined when it is gone or changed into something else. */
-  open(): Promise<FileHandle | undefined>;
+  open(): Promise<OpenedFile | undefined>;
 }
 
 /** The rules of one `.gitignore`, for paths below `base` (workspace-relative components). */
@@ -36,7 +41,7 @@ async function readGitignore(dir: HeldDir): Promise<IgnoreRules | undefined> {
   } catch {
     return undefined;
   } finally {
-    await handle?.close();
+    if (handle) closeSoon(handle);
   }
 }
 
@@ -57,10 +62,10 @@ function isIgnored(ruleSets: IgnoreRules[], components: string[], isDirectory: b
  * set that ignores `start` itself is left out: a folder named explicitly is
  * searched.
  */
-async function ancestorRules(root: string, start: string[]): Promise<IgnoreRules[]> {
+async function ancestorRules(root: ConfinedRoot, start: string[]): Promise<IgnoreRules[]> {
   const found: IgnoreRules[] = [];
   for (let depth = 0; depth < start.length; depth++) {
-    const dir = await openDirBeneath(root, start.slice(0, depth).join("/") || ".").catch(() => undefined);
+    const dir = await root.openDir(start.slice(0, depth).join("/") || ".").catch(() => undefined);
     if (!dir) continue;
     const rules = await readGitignore(dir);
     await dir.handle.close();
@@ -69,19 +74,37 @@ async function ancestorRules(root: string, start: string[]): Promise<IgnoreRules
   return found;
 }
 
-async function openRegularFile(open: () => Promise<FileHandle>): Promise<FileHandle | undefined> {
-  const handle = await open().catch(() => undefined);
-  if (!handle) return undefined;
-  if ((await handle.stat()).isFile()) return handle;
-  await handle.close();
+/** A file opened from the workspace root, or undefined when it is not (or no longer) a regular file inside. */
+function openFromRoot(root: ConfinedRoot, workspacePath: string): Promise<OpenedFile | undefined> {
+  return root.openFile(workspacePath).catch(() => undefined);
+}
+
+/** Opens `name` in the held folder `dir` as a regular file, or undefined. */
+async function openInFolder(dir: HeldDir, name: string, workspacePath: string): Promise<OpenedFile | undefined> {
+  const file = await openChildFile(dir, name, constants.O_RDONLY).catch(() => undefined);
+  if (!file) return undefined;
+  const stats = await file.stat().catch(() => undefined);
+  if (stats?.isFile()) return { file, stats, relative: workspacePath };
+  closeSoon(file);
   return undefined;
 }
 
-async function* walkHeld(root: string, dir: HeldDir, prefix: string, inherited: IgnoreRules[]): AsyncGenerator<WalkedFile> {
+async function* walkHeld(root: ConfinedRoot, dir: HeldDir, prefix: string, inherited: IgnoreRules[]): AsyncGenerator<WalkedFile[]> {
   const entries = await readHeldDir(dir).catch(() => []);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const own = await readGitignore(dir);
   const ruleSets = own ? [...inherited, own] : inherited;
+  // Files of the run being built; `held` says whether the consumer is still on it.
+  let run: WalkedFile[] = [];
+  let held = true;
+  const handOver = async function* () {
+    if (run.length === 0) return;
+    const current = run;
+    run = [];
+    held = true;
+    yield current;
+    held = false;
+  };
   for (const entry of entries) {
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
     const components = [...dir.relative, entry.name];
@@ -89,6 +112,7 @@ async function* walkHeld(root: string, dir: HeldDir, prefix: string, inherited: 
     if (isIgnored(ruleSets, components, entry.isDirectory())) continue;
     if (entry.isDirectory()) {
       if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
+      yield* handOver();
       // Swapped for a symlink (or removed) since it was listed: not entered.
       const child = await openChildDir(dir, entry.name).catch(() => undefined);
       if (!child) continue;
@@ -98,22 +122,22 @@ async function* walkHeld(root: string, dir: HeldDir, prefix: string, inherited: 
         await child.handle.close();
       }
     } else if (entry.isFile()) {
-      // Through the folder's handle while the walk is in it; from the root (confined all the same) once it has moved on.
-      const open = () => (dir.handle.fd !== -1 ? openChildFile(dir, entry.name, constants.O_RDONLY) : openFileBeneath(root, workspacePath).then(({ file }) => file));
-      yield { relative, workspacePath, open: () => openRegularFile(open) };
+      const name = entry.name;
+      // `held` is read when the file is opened: a run the consumer left behind opens from the root.
+      run.push({ relative, workspacePath, open: () => (held ? openInFolder(dir, name, workspacePath) : openFromRoot(root, workspacePath)) });
     } else if (entry.isSymbolicLink()) {
-      const open = async () => (await openFileBeneath(root, workspacePath)).file;
-      const resolved = await open().catch(() => undefined);
+      const resolved = await openFromRoot(root, workspacePath);
       if (!resolved) continue;
-      await resolved.close();
-      yield { relative, workspacePath, open: () => openRegularFile(open) };
+      closeSoon(resolved.file);
+      run.push({ relative, workspacePath, open: () => openFromRoot(root, workspacePath) });
     }
   }
+  yield* handOver();
 }
 
-/** Walks the folder `directory` (workspace-relative) beneath the workspace `root`. */
-export async function* walkFiles(root: string, directory: string): AsyncGenerator<WalkedFile> {
-  const start = await openDirBeneath(root, directory);
+/** Walks the folder `directory` (workspace-relative) beneath the workspace `root`, one run of files of a folder at a time. */
+export async function* walkFolders(root: ConfinedRoot, directory: string): AsyncGenerator<WalkedFile[]> {
+  const start = await root.openDir(directory);
   try {
     yield* walkHeld(root, start, "", await ancestorRules(root, start.relative));
   } finally {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { LoadedTool } from "../../load/types.ts";
-import { writeFileBeneath } from "../confined-fs.ts";
+import { withConfinedRoot } from "../confined-fs.ts";
 import { builtinTool } from "./define.ts";
 
 const schema = z.object({
@@ -14,7 +14,7 @@ export function writeTool(): LoadedTool {
     "Create or overwrite a file in the workspace (parent folders are created).",
     schema,
     async ({ path: file, content }, ctx) => {
-      await writeFileBeneath(ctx.workspaceDir, file, content);
+      await withConfinedRoot(ctx.workspaceDir, (root) => root.writeFile(file, content), { create: true });
       return { path: file, bytes: Buffer.byteLength(content) };
     },
     { effect: "write" },
