@@ -1,6 +1,8 @@
+import path from "node:path";
+import { loadEnvFiles } from "../server/host/env-files.ts";
 import { formatHelp, parseArgs } from "./args.ts";
 import type { Command, CommandIO } from "./command.ts";
-import { UsageError } from "./command.ts";
+import { stringFlag, UsageError } from "./command.ts";
 import { commands } from "./commands/index.ts";
 
 const TOP_HELP = (list: Command[]) =>
@@ -34,7 +36,10 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
     return 0;
   }
   try {
-    return await command.run(parseArgs(rest, command.flags), io);
+    const args = parseArgs(rest, command.flags);
+    // A command that works on a project reads the project's .env files before anything loads it.
+    if (command.flags.some((flag) => flag.name === "dir")) loadEnvFiles(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), io.env);
+    return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, error.message, command.name);
     io.stderr.write(`bdk ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
