@@ -4,6 +4,7 @@ import { formatHelp, parseArgs } from "./args.ts";
 import type { Command, CommandIO } from "./command.ts";
 import { stringFlag, UsageError } from "./command.ts";
 import { commands } from "./commands/index.ts";
+import { CURSOR_ACCOUNT_COMMANDS, cursorAccountFlag } from "./cursor-account.ts";
 
 const TOP_HELP = (list: Command[]) =>
   [
@@ -29,6 +30,11 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
   if (name === "--version" || name === "-v") return main(["version"], io);
   if (name === "help") return help(rest, list, io);
 
+  const unsupported = CURSOR_ACCOUNT_COMMANDS[name] ?? cursorAccountFlag(rest);
+  if (unsupported) {
+    io.stderr.write(`bdk ${name}: ${unsupported}\n`);
+    return 2;
+  }
   const command = list.find((candidate) => candidate.name === name);
   if (!command) return usageFailure(io, `unknown command "${name}"`, undefined);
   if (rest.includes("--help") || rest.includes("-h")) {

@@ -25,7 +25,8 @@ export type DiagnosticCode =
   | "missing_evals_config"
   | "invalid_eval"
   | "duplicate_eval_case"
-  | "invalid_slug";
+  | "invalid_slug"
+  | "unsupported_feature";
 
 export interface Diagnostic {
   severity: DiagnosticSeverity;

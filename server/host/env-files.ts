@@ -13,7 +13,7 @@ import { parseEnv } from "node:util";
 export const ENV_FILES = [".env.local", ".env"] as const;
 
 /** Sets the files' variables that `env` lacks; returns the files it read (relative names). */
-export function loadEnvFiles(projectDir: string, env: NodeJS.ProcessEnv): string[] {
+export function loadEnvFiles(projectDir: string, env: Record<string, string | undefined>): string[] {
   const loaded: string[] = [];
   for (const name of ENV_FILES) {
     const file = path.join(projectDir, name);

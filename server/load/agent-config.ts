@@ -18,6 +18,13 @@ function isModelSetting(value: unknown): value is ModelSetting {
 
 /** Throws `DefinitionError` on fields the runtime could not use. */
 export function checkAgentConfig(config: AgentConfig): AgentConfig {
+  if ("cursorAccount" in config) {
+    throw new DefinitionError(
+      "unsupported_feature",
+      "cursorAccount is a Cursor account feature; the open kit has no Cursor account",
+      "Remove it: models run on their provider's key (XAI_API_KEY, OPENAI_API_KEY, ...). See `bdk docs migrating-from-cursor-bdk`.",
+    );
+  }
   if (config.model !== undefined && !isModelSetting(config.model)) {
     throw new DefinitionError("invalid_definition", 'model must be a model id or { id, params: [{ id, value }] }', 'e.g. model: "grok-4.5"');
   }
