@@ -41,6 +41,11 @@ export PATH="$node_dir/bin:$PATH"
 # node-gyp builds against the package's headers (nothing is downloaded), here and in the tests' own installs.
 export npm_config_nodedir="$node_dir"
 echo "Rebuilding better-sqlite3 for Node $(node --version)"
-(cd "$copy" && npm_config_build_from_source=true npm rebuild better-sqlite3 --foreground-scripts=false >/dev/null)
+# build_from_source: skip prebuild-install's download attempt (the setting is the package's; npm warns it does not know it).
+if ! (cd "$copy" && npm_config_build_from_source=true npm rebuild better-sqlite3 >"$copy/.rebuild.log" 2>&1); then
+  cat "$copy/.rebuild.log" >&2
+  echo "node24.sh: rebuilding better-sqlite3 for Node 24 failed" >&2
+  exit 1
+fi
 cd "$copy"
 node node_modules/vitest/vitest.mjs run "$@"

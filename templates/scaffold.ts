@@ -125,7 +125,7 @@ const TSCONFIG = {
   include: ["bot", "evals"],
 };
 
-const GITIGNORE = ["node_modules/", "# BDK state: sessions, traces, the SQLite store", ".bdk/", ""].join("\n");
+const GITIGNORE = ["node_modules/", "# BDK state: sessions, traces, the SQLite store", ".bdk/", "# Local secrets (bdk reads .env and .env.local)", ".env.local", ""].join("\n");
 
 function nextSteps(template: Template): string {
   const message = JSON.stringify(template.tryMessage);

@@ -89,7 +89,7 @@ describe.each(templates.map((template) => [template.id, template] as const))("te
     const tsconfig = JSON.parse(readFileSync(path.join(dir, "tsconfig.json"), "utf8"));
     expect(tsconfig.compilerOptions).toMatchObject({ strict: true, module: "NodeNext", moduleResolution: "NodeNext", noEmit: true });
     expect(tsconfig.compilerOptions.paths).toBeUndefined();
-    expect(readFileSync(path.join(dir, ".gitignore"), "utf8").split("\n")).toContain(".bdk/");
+    expect(readFileSync(path.join(dir, ".gitignore"), "utf8").split("\n")).toEqual(expect.arrayContaining([".bdk/", ".env.local"]));
 
     const readme = readFileSync(path.join(dir, "README.md"), "utf8");
     expect(readme.startsWith(`# ${id}\n`)).toBe(true);
