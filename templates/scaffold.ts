@@ -5,7 +5,7 @@
  * the published scaffold's tsconfig (NodeNext, strict), .gitignore — and
  * fills `{{name}}` and `{{next-steps}}` in Markdown files.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { KIT_DIR } from "../server/kit-dir.ts";
 
@@ -152,6 +152,14 @@ function listFiles(dir: string, prefix = ""): string[] {
       const relative = prefix ? `${prefix}/${entry}` : entry;
       return statSync(path.join(dir, entry)).isDirectory() ? listFiles(path.join(dir, entry), relative) : [relative];
     });
+}
+
+/**
+ * A checkout of the kit before `npm run build` (the package always has them):
+ * a project linked to it would not find `@cursor/bdk`'s types.
+ */
+export function kitTypesMissing(kitDir = KIT_DIR): boolean {
+  return !existsSync(path.join(kitDir, "dist", "server", "authoring", "index.d.ts"));
 }
 
 /** Every file of the new project (relative path → contents); nothing is written here. */
