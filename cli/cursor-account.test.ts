@@ -1,20 +1,15 @@
 /** The published kit's Cursor-account features, answered with one line naming each (see docs/migrating-from-cursor-bdk.md). */
-import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
 import { main } from "./main.ts";
+import { capturedIO } from "./testing/captured-io.ts";
 
 afterAll(removeTempProjects);
 
 async function bdk(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk) => (out += chunk));
-  stderr.on("data", (chunk) => (err += chunk));
-  const code = await main(argv, { stdout, stderr, env: { ...process.env, NO_COLOR: "1" }, cwd: process.cwd() });
-  return { code, stdout: out, stderr: err };
+  const captured = capturedIO(process.cwd());
+  const code = await main(argv, captured.io);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
 describe("Cursor account features", () => {
