@@ -144,6 +144,21 @@ describe("Slack Events API", () => {
     expect(store.sessions.list({ limit: 500 }).sessions.length).toBe(before);
   });
 
+  it("verifies the signature over the raw bytes (a body that is not valid UTF-8 is taken as signed)", async () => {
+    const json = Buffer.from(JSON.stringify(mention("Ev250", "1700000350.000100", "caf")));
+    const at = json.indexOf("caf") + 3;
+    const body = Buffer.concat([json.subarray(0, at), Buffer.from([0xff]), json.subarray(at)]);
+    const timestamp = nowSeconds();
+    const signature = `v0=${createHmac("sha256", SLACK_SECRET).update(Buffer.concat([Buffer.from(`v0:${timestamp}:`), body])).digest("hex")}`;
+    const response = await fetch(`${server.url}/v1/channels/slack`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature },
+      body: new Uint8Array(body),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, sessionId: expect.stringMatching(/^ses_/) });
+  });
+
   it("stream mode posts the answer early and updates that message to the full text", async () => {
     const dm = {
       type: "event_callback",

@@ -4,6 +4,7 @@ import next from "next";
 import { FORWARDING_HEADERS } from "../server/auth/policies.ts";
 import { FORWARDED_HEADER, type HttpHost, PEER_HEADER } from "../server/http/http-host.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
+import { mapRequest } from "./request-mapping.ts";
 import { setHttpHost } from "./route-adapter.ts";
 
 export interface WebServerOptions {
@@ -22,7 +23,7 @@ export interface WebServer {
 /**
  * Boots the production Next.js app in this process with the engine attached.
  * The front records the socket peer for auth (dropping any client-sent copy)
- * and, in single mode, maps `/v1/*` and `/playground` onto the agent's slug.
+ * and the URL the client used, then maps the path for Next.js (request-mapping.ts).
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   await ensureBuilt(options.log);
@@ -48,9 +49,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       res.end('{"ok":false,"error":"not_found","message":"The playground is disabled (--no-playground)."}');
       return;
     }
-    if (single && (url.startsWith("/v1/") || url === "/v1") && !url.startsWith("/v1/agents")) {
-      req.url = `/${single}${url}`;
-    }
+    mapRequest(req, single);
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;

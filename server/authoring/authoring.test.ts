@@ -73,8 +73,9 @@ describe("channels", () => {
     }
   });
 
-  it("defaultGitHubAuth acts for the human sender and ignores bots", () => {
-    expect(defaultGitHubAuth({ sender: { login: "octocat", type: "User" } })).toEqual({ auth: { type: "user", id: "github:octocat" } });
+  it("defaultGitHubAuth acts for the human sender and ignores bots; its value is a principal and a hook result", () => {
+    const octocat = { type: "user", id: "github:octocat" };
+    expect(defaultGitHubAuth({ sender: { login: "octocat", type: "User" } })).toEqual({ ...octocat, auth: octocat });
     expect(defaultGitHubAuth({ sender: { login: "dependabot[bot]", type: "Bot" } })).toBeNull();
   });
 });
@@ -178,7 +179,7 @@ describe("first-party mounts", () => {
     const cloud = cursorCloudAgents({ cloud: { repos: [{ url: "https://github.com/acme/checkout" }] } });
     const result = await cloud.contributions.tools.list.execute({}, ctx);
     expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("CURSOR_API_KEY") }] });
-    await expect(launchCloudAgent(ctx, { prompt: "x", repository: "https://github.com/acme/checkout" })).rejects.toThrow(/CURSOR_API_KEY/);
+    await expect(launchCloudAgent(ctx, { prompt: "x", cloud: { repos: [{ url: "https://github.com/acme/checkout" }] } })).rejects.toThrow(/CURSOR_API_KEY/);
 
     const grok = cursorGrokBotAgents({ agents: ["vat-books"] });
     expect(Object.keys(grok.contributions.tools).sort()).toEqual(["ask", "check", "interrupt", "list"]);

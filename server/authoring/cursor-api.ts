@@ -2,7 +2,9 @@
  * The small HTTP client the first-party Cursor mounts share. Credentials are
  * read on every call so a key set after load is picked up.
  */
+import { z } from "zod";
 import type { ToolResultContent } from "./tools.ts";
+import type { ModelSetting } from "./types.ts";
 
 export const CURSOR_API_KEY = "CURSOR_API_KEY";
 
@@ -56,6 +58,18 @@ export async function asToolResult(service: string, call: () => Promise<unknown>
   try {
     return await call();
   } catch (error) {
-    return errorResult((error as Error).message);
+    // fetch reports a refused connection as "fetch failed" with the reason in `cause`.
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    return errorResult(`${(error as Error).message}${cause ? ` (${cause})` : ""}`);
   }
+}
+
+/** The kit's model setting as a mount's config takes it: `"grok-4.5"` or `{ id, params?: [{ id, value }] }`. */
+export const modelSettingSchema: z.ZodType<ModelSetting> = z.union([
+  z.string().min(1),
+  z.object({ id: z.string().min(1), params: z.array(z.object({ id: z.string(), value: z.string() })).optional() }),
+]);
+
+export function modelIdOf(setting: ModelSetting | undefined): string | undefined {
+  return typeof setting === "string" ? setting : setting?.id;
 }

@@ -4,46 +4,80 @@
  *
  * @example
  * // bot/extensions/cloud.ts → tools cloud__launch, cloud__get, ...
- * export default cursorCloudAgents({ cloud: { repos: [{ url: "https://github.com/acme/checkout", startingRef: "main" }], autoCreatePR: true } });
+ * import cursorCloudAgents from "@cursor/bdk/extensions/cursor-cloud-agents";
+ * export default cursorCloudAgents({
+ *   cloud: { repos: [{ url: "https://github.com/acme/checkout", startingRef: "main" }], autoCreatePR: true },
+ *   model: { id: "claude-4-sonnet", params: [{ id: "thinking", value: "high" }] },
+ * });
  */
 import { z } from "zod";
 import { defineExtension } from "./extensions.ts";
 import { defineSkill } from "./skills.ts";
 import { defineTool } from "./tools.ts";
-import { asToolResult, cursorRequest } from "./cursor-api.ts";
+import { asToolResult, CursorApiError, cursorRequest, modelIdOf, modelSettingSchema } from "./cursor-api.ts";
+import { formatIssues } from "./validate-schema.ts";
+import type { ModelSetting } from "./types.ts";
 
 const SERVICE = "Cursor Cloud Agents";
 
+const repoSchema = z.object({
+  url: z.string().url(),
+  /** The branch or commit the agent starts from. */
+  startingRef: z.string().optional(),
+  /** An existing pull request to work on instead. */
+  prUrl: z.string().url().optional(),
+});
+
+const cloudSchema = z.object({ repos: z.array(repoSchema).min(1), autoCreatePR: z.boolean().optional() });
+
 const configSchema = z.object({
-  cloud: z.object({
-    repos: z.array(z.object({ url: z.string().url(), startingRef: z.string().optional() })).min(1),
-    autoCreatePR: z.boolean().optional(),
-  }),
-  model: z.string().optional(),
+  cloud: cloudSchema,
+  model: modelSettingSchema.optional(),
   needsApproval: z.boolean().optional(),
 });
 
+const launchSchema = z.object({
+  name: z.string().optional(),
+  prompt: z.string().min(1),
+  model: modelSettingSchema.optional(),
+  cloud: cloudSchema,
+});
+
 export type CursorCloudAgentsConfig = z.input<typeof configSchema>;
+export type CloudAgentRepo = z.infer<typeof repoSchema>;
 
 export interface LaunchCloudAgentOptions {
+  /** Shown in Cursor's list of agents. */
+  name?: string;
   prompt: string;
-  /** Repository URL, e.g. `https://github.com/acme/checkout`. */
-  repository: string;
-  ref?: string;
-  autoCreatePR?: boolean;
-  model?: string;
+  model?: ModelSetting;
+  /** The Cloud Agents API takes one source per agent: the first repo is the one launched on. */
+  cloud: { repos: CloudAgentRepo[]; autoCreatePR?: boolean };
 }
 
-/** Launches one cloud agent; throws when `CURSOR_API_KEY` is unset or the API refuses. */
+/** `source` of the launch request: an existing PR, or the repository at its starting ref. */
+function sourceOf(repo: CloudAgentRepo): Record<string, string | undefined> {
+  return repo.prUrl ? { prUrl: repo.prUrl } : { repository: repo.url, ref: repo.startingRef };
+}
+
+/**
+ * Launches one cloud agent (`POST /v0/agents`); throws when `CURSOR_API_KEY`
+ * is unset, the options are malformed (naming the field) or the API refuses.
+ * The model goes by its id (the API takes no model params).
+ */
 export async function launchCloudAgent(ctx: { abortSignal?: AbortSignal }, options: LaunchCloudAgentOptions): Promise<unknown> {
+  const parsed = launchSchema.safeParse(options);
+  if (!parsed.success) throw new CursorApiError(`launchCloudAgent: ${formatIssues(parsed.error)}`);
+  const { name, prompt, model, cloud } = parsed.data;
   return cursorRequest("/v0/agents", {
     method: "POST",
     signal: ctx.abortSignal,
     body: {
-      prompt: { text: options.prompt },
-      source: { repository: options.repository, ref: options.ref },
-      target: { autoCreatePr: options.autoCreatePR ?? false },
-      model: options.model,
+      name,
+      prompt: { text: prompt },
+      source: sourceOf(cloud.repos[0]),
+      target: { autoCreatePr: cloud.autoCreatePR ?? false },
+      model: modelIdOf(model),
     },
   });
 }
@@ -62,19 +96,21 @@ export const cursorCloudAgents = defineExtension({
       inputSchema: z.object({
         prompt: z.string().describe("The task for the agent"),
         repository: z.string().optional().describe("Repository URL; default the first configured one"),
-        ref: z.string().optional(),
+        ref: z.string().optional().describe("Branch or commit to start from; default the repository's startingRef"),
+        prUrl: z.string().optional().describe("Work on this existing pull request instead"),
+        name: z.string().optional().describe("A short name for the agent"),
       }),
       dryRunResult: ({ prompt }) => ({ dryRun: true, prompt }),
-      execute: ({ prompt, repository, ref }, ctx) => {
-        const repo = config.cloud.repos.find((candidate) => candidate.url === repository) ?? config.cloud.repos[0];
+      execute: ({ prompt, repository, ref, prUrl, name }, ctx) => {
+        const [first] = config.cloud.repos;
+        const configured = repository === undefined ? first : config.cloud.repos.find((candidate) => candidate.url === repository);
+        const repo: CloudAgentRepo = {
+          url: repository ?? first.url,
+          startingRef: ref ?? configured?.startingRef,
+          prUrl: prUrl ?? configured?.prUrl,
+        };
         return asToolResult(SERVICE, () =>
-          launchCloudAgent(ctx, {
-            prompt,
-            repository: repository ?? repo.url,
-            ref: ref ?? repo.startingRef,
-            autoCreatePR: config.cloud.autoCreatePR,
-            model: config.model,
-          }),
+          launchCloudAgent(ctx, { name, prompt, model: config.model, cloud: { repos: [repo], autoCreatePR: config.cloud.autoCreatePR } }),
         );
       },
     }),
@@ -135,3 +171,5 @@ export const cursorCloudAgents = defineExtension({
     }),
   },
 });
+
+export default cursorCloudAgents;

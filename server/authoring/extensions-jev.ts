@@ -8,11 +8,13 @@
 import { z } from "zod";
 import { defineExtension } from "./extensions.ts";
 import { defineTool } from "./tools.ts";
-import { CURSOR_API_KEY, cursorApiKey, errorResult, missingCredential } from "./cursor-api.ts";
+import { CURSOR_API_KEY, cursorApiKey, errorResult, missingCredential, modelSettingSchema } from "./cursor-api.ts";
 
 export const decide = defineExtension({
   name: "jev",
   description: "Structured decisions: pick one option and say why.",
+  // Published projects pass the decision model; the hosted service would use it.
+  configSchema: z.object({ model: modelSettingSchema.optional() }).optional(),
   tools: () => ({
     decide: defineTool({
       description: "Decide between options for a question; returns the chosen option and the reason.",

@@ -19,6 +19,7 @@ import { ChannelDelivery, type PackDelivery } from "./delivery.ts";
 import { DeliveryLedger } from "./delivery-ledger.ts";
 import { handleGitHubRequest } from "./github/github-ingress.ts";
 import type { PackRequest } from "./pack-request.ts";
+import { checkPrincipal } from "./principal-check.ts";
 import { createSlackApi, slackCredentials } from "./slack/slack-client.ts";
 import { handleSlackRequest } from "./slack/slack-ingress.ts";
 import { SlackReplies } from "./slack/slack-replies.ts";
@@ -81,15 +82,15 @@ export class ChannelHub {
     return sendToConversation(this.options.runtime, this.options.store, { ...input, defaultState });
   }
 
-  send(channelId: string, message: string, options: SendOptions = {}, caller: Principal): SessionHandle {
-    if (typeof message !== "string" || !message.trim()) throw new BdkError("invalid_request", "send() needs a non-empty message.");
+  send(channelId: string, message: string, options: SendOptions = {}, caller: Principal, call = "send()"): SessionHandle {
+    if (typeof message !== "string" || !message.trim()) throw new BdkError("invalid_request", `${call} needs a non-empty message.`);
     const turn = this.converse({
       channelId,
       message,
       continuationToken: options.continuationToken,
       state: options.state,
       title: options.title,
-      principal: options.auth ?? caller,
+      principal: options.auth === undefined ? caller : checkPrincipal(options.auth, call),
       admission: options.admission,
       workspaceDir: options.workspaceDir,
       workspaceFiles: options.workspaceFiles,
@@ -99,7 +100,7 @@ export class ChannelHub {
 
   /** Hands work into a channel (from a schedule or another channel) so its delivery events fire. */
   receive(channel: ChannelDefinition | string, input: ReceiveInput, caller: Principal): SessionHandle {
-    return this.send(this.channelIdOf(channel), input.message, { state: input.state, auth: input.auth }, caller);
+    return this.send(this.channelIdOf(channel), input.message, { state: input.state, auth: input.auth }, caller, "receive()");
   }
 
   /** Keeps background work of a handler going after its response; failures are logged. */
@@ -132,11 +133,12 @@ export class ChannelHub {
   async handlePack(
     channelId: string,
     definition: ChannelDefinition,
-    request: { headers: Headers; rawBody: string; devLoopback: boolean },
+    request: { headers: Headers; rawBody: Buffer; devLoopback: boolean },
   ): Promise<Response> {
-    const { runtime, store, env, clock } = this.options;
+    const { runtime, store, env, clock, logger } = this.options;
     const pack: PackRequest = {
       ...request,
+      channelId,
       devLoopback: this.options.dev && request.devLoopback,
       env,
       now: () => clock.now(),
@@ -146,6 +148,9 @@ export class ChannelHub {
         const session = store.sessions.findByToken(channelId, continuationToken);
         return session ? runtime.stop(session.id, session.principal) === "stopping" : false;
       },
+      host: runtime.hostServices,
+      rootDir: runtime.agent.rootDir,
+      logError: (message) => logger.error(message, { channel: channelId }),
     };
     if (definition.pack === "slack") return handleSlackRequest(pack, (definition as SlackChannelDefinition).slack);
     if (definition.pack === "github") return handleGitHubRequest(pack, (definition as GitHubChannelDefinition).github);

@@ -2,6 +2,9 @@
  * Platform retries (Slack's `X-Slack-Retry-Num`, GitHub redeliveries) carry
  * the id of a delivery already handled; the ledger remembers ids for a day in
  * the state store, so a retry never starts a second turn, even after a restart.
+ * The GitHub pack also records a digest of each body it takes (source
+ * `github-body:<channel>`), so a captured payload replayed under a new id is
+ * refused too.
  */
 import type { Clock } from "../schedules/clock.ts";
 import type { Store } from "../store/index.ts";
@@ -18,6 +21,11 @@ export class DeliveryLedger {
     private readonly agentName: string,
     private readonly clock: Clock,
   ) {}
+
+  /** Whether `source`/`id` was claimed (within the last day); only `claim` records. */
+  seen(source: string, id: string): boolean {
+    return this.store.kv.get(this.agentName, `${PREFIX}${source}:${id}`) !== undefined;
+  }
 
   /** True the first time `source`/`id` is seen; the check and the record are one synchronous step. */
   claim(source: string, id: string): boolean {

@@ -10,6 +10,8 @@ const project = tempProject({
   "bot/instructions.md": "You review PRs.",
   "bot/channels/github.ts":
     'import { githubChannel, defaultGitHubAuth } from "@cursor/bdk/channels/github";\nexport default githubChannel({ botName: "reviewer", onIssue: defaultGitHubAuth });\n',
+  "bot/channels/github-bad.ts":
+    'import { githubChannel } from "@cursor/bdk/channels/github";\nexport default githubChannel({ botName: "reviewer", onIssue: () => ({ auth: { type: "robot", id: "x" } }) });\n',
   "bot/channels/slack.ts": 'import { slackChannel } from "@cursor/bdk/channels/slack";\nexport default slackChannel({ envPrefix: "OPS" });\n',
 });
 
@@ -76,5 +78,20 @@ describe("pack webhooks without a configured secret", () => {
   it("a pack takes POST at its base path only", async () => {
     const response = await post(dev, "github/extra", issue, {});
     expect(response.status).toBe(404);
+  });
+});
+
+describe("a hook result the pack cannot use", () => {
+  it("is a 500 with the envelope, and the log names the hook and the field", async () => {
+    const response = await post(dev, "github-bad", issue, {}, { "x-github-event": "issues", "x-github-delivery": "d-bad-1" });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      ok: false,
+      error: "internal",
+      message: 'The onIssue hook of GitHub channel "github-bad" failed; the agent\'s log has the details.',
+    });
+    const logged = dev.store.logs.list({ limit: 50 }).find((row) => row.msg.startsWith("The onIssue hook"))!;
+    expect(logged.msg).toContain("onIssue's result: auth.type: Invalid option");
+    expect(dev.store.sessions.findByToken("github-bad", "issue:acme/app#5")).toBeUndefined();
   });
 });

@@ -6,9 +6,14 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Reads the body up to `limit` bytes; past it, 413 without reading the rest. */
 export async function readBodyText(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<string> {
+  return (await readBodyBytes(request, limit)).toString("utf8");
+}
+
+/** The raw bytes (what webhook signatures are computed over), up to `limit`; past it, 413 and the stream is cancelled. */
+export async function readBodyBytes(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -22,7 +27,7 @@ export async function readBodyText(request: Request, limit = DEFAULT_BODY_LIMIT)
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /** Parses a JSON body against a schema; the error message names the field. */

@@ -49,6 +49,16 @@ import { bearerAuth, defineChannel, GET } from "@cursor/bdk/channels";
 export default defineChannel({ auth: [bearerAuth("t0ken")], routes: [GET("/", (_request, { principal }) => Response.json(principal))] });
 `;
 
+const RELAY = `
+import { defineChannel, POST } from "@cursor/bdk/channels";
+export default defineChannel({
+  routes: [
+    POST("/as", async (_request, { body, send }) => Response.json({ id: (await send("relayed", { auth: body.auth })).id })),
+    POST("/receive", async (_request, { body, receive }) => Response.json({ id: (await receive("relay", { message: "handed over", auth: body.auth })).id })),
+  ],
+});
+`;
+
 let opened: OpenedAgent;
 const loopback: RequestFacts = { peer: "127.0.0.1", forwarded: false, authorization: null };
 
@@ -77,6 +87,7 @@ beforeAll(async () => {
     "bot/instructions.md": "You answer customer questions.",
     "bot/channels/desk.ts": DESK,
     "bot/channels/locked.ts": LOCKED,
+    "bot/channels/relay.ts": RELAY,
   });
   opened = await openAgent(dir, { env: { BDK_MODEL: "scripted" } });
 });
@@ -163,5 +174,31 @@ describe("custom channel routes", () => {
     const route = await call("GET", "desk/ask");
     expect(route.status).toBe(404);
     expect(((await route.json()) as { message: string }).message).toContain("POST /ask");
+  });
+});
+
+describe("principals handed to send and receive", () => {
+  it("a malformed auth is refused naming the field, and no session starts", async () => {
+    const before = opened.runtime.listSessions({}).sessions.length;
+    const cases = [
+      ["relay/as", { type: "admin", id: "ops" }, 'send(): auth.type: Invalid option: expected one of "user"|"service"|"app"'],
+      ["relay/as", { type: "service" }, "send(): auth.id: Invalid input: expected string, received undefined"],
+      ["relay/receive", "user:ops", "receive(): auth: Invalid input: expected object, received string"],
+    ] as const;
+    for (const [route, auth, message] of cases) {
+      const response = await call("POST", route, { body: { auth } });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: string; message: string };
+      expect(body.error).toBe("invalid_request");
+      expect(body.message).toContain(message);
+    }
+    expect(opened.runtime.listSessions({}).sessions.length).toBe(before);
+  });
+
+  it("a well-formed auth owns the session (extra fields dropped)", async () => {
+    const response = await call("POST", "relay/as", { body: { auth: { type: "service", id: "ops", note: "x" } } });
+    const { id } = (await response.json()) as { id: string };
+    expect(opened.store.sessions.get(id)!.principal).toEqual({ type: "service", id: "ops" });
+    await opened.runtime.idle(id);
   });
 });

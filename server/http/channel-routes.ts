@@ -12,7 +12,11 @@ import { matchRoutePath } from "../channels/route-match.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { checkSchema } from "../authoring/validate-schema.ts";
-import { readBodyText } from "./body.ts";
+import { DEFAULT_BODY_LIMIT, readBodyBytes } from "./body.ts";
+import { clientUrl } from "./public-url.ts";
+
+/** GitHub caps webhook payloads at 25 MB; every other route keeps the default 1 MiB. */
+export const GITHUB_BODY_LIMIT = 25 * 1024 * 1024;
 
 export interface ChannelRequest {
   request: Request;
@@ -38,7 +42,7 @@ export async function handleChannelRequest({ request, path, opened, policies, fa
     if (request.method !== "POST" || subPath !== "/") {
       throw new BdkError("not_found", `The ${definition.pack} channel "${channelId}" takes POST /v1/channels/${channelId} only.`);
     }
-    const rawBody = await readBodyText(request);
+    const rawBody = await readBodyBytes(request, definition.pack === "github" ? GITHUB_BODY_LIMIT : DEFAULT_BODY_LIMIT);
     const devLoopback = authenticate([{ kind: "localDevStrict" }], facts).ok;
     return hub.handlePack(channelId, definition, { headers: request.headers, rawBody, devLoopback });
   }
@@ -46,9 +50,15 @@ export async function handleChannelRequest({ request, path, opened, policies, fa
   const { route, params } = findRoute(channelId, definition, request.method, subPath);
   const auth = requireAuth(definition.auth ?? policies, facts);
 
-  const query = validated(route.querySchema, Object.fromEntries(new URL(request.url).searchParams), "query");
-  const body = request.method === "POST" ? validated(route.bodySchema, await readBody(request.clone(), route.bodySchema), "body") : undefined;
-  const response: unknown = await route.handler(request, hub.routeArgs(channelId, { body, query, params, principal: auth.principal }));
+  const url = clientUrl(request);
+  const query = validated(route.querySchema, Object.fromEntries(new URL(url).searchParams), "query");
+  // Read once (no tee: a cancelled branch of one would stall the other), then handed over as a fresh request.
+  const bytes = request.method === "POST" ? await readBodyBytes(request) : undefined;
+  const body = bytes === undefined ? undefined : validated(route.bodySchema, parseBody(bytes, request.headers, route.bodySchema), "body");
+  // Buffer.concat's bytes live in a plain ArrayBuffer, which is what a request body takes.
+  const handlerBody = bytes as Uint8Array<ArrayBuffer> | undefined;
+  const handlerRequest = new Request(url, { method: request.method, headers: request.headers, body: handlerBody, signal: request.signal });
+  const response: unknown = await route.handler(handlerRequest, hub.routeArgs(channelId, { body, query, params, principal: auth.principal }));
   if (!(response instanceof Response)) throw new Error(`The handler of ${route.method} /v1/channels/${channelId}${route.path} returned no Response.`);
   return response;
 }
@@ -64,9 +74,9 @@ function findRoute(channelId: string, definition: ChannelDefinition, method: str
 }
 
 /** JSON when the body is JSON (always, when the route has a schema); the text otherwise. */
-async function readBody(request: Request, schema: ZodLike | undefined): Promise<unknown> {
-  const text = await readBodyText(request);
-  const isJson = schema !== undefined || (request.headers.get("content-type") ?? "").includes("json");
+function parseBody(bytes: Buffer, headers: Headers, schema: ZodLike | undefined): unknown {
+  const text = bytes.toString("utf8");
+  const isJson = schema !== undefined || (headers.get("content-type") ?? "").includes("json");
   if (!isJson) return text === "" ? undefined : text;
   if (text.trim() === "") return schema ? {} : undefined;
   try {

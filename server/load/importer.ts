@@ -11,6 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createJiti } from "jiti";
 import { authoringVirtualModules } from "./authoring-modules.ts";
+import { explainInteropError } from "./interop-errors.ts";
 
 export type ModuleImport =
   | { ok: true; module: Record<string, unknown> }
@@ -37,6 +38,11 @@ function evictProjectModules(rootDir: string): void {
  * the line when the transpiler reports `file:line:column`.
  */
 export function describeImportError(error: unknown, rootDir: string, file: string): { message: string; line?: number } {
+  const interop = explainInteropError(error, rootDir);
+  if (interop) {
+    const here = interop.file === path.relative(rootDir, file);
+    return { message: here || !interop.file ? interop.message : `${interop.file}:${interop.line}: ${interop.message}`, line: here ? interop.line : undefined };
+  }
   const raw = error instanceof Error ? error.message : String(error);
   const lineMatch = new RegExp(`${escapeRegExp(file)}:(\\d+)(?::\\d+)?`).exec(raw);
   const message = raw

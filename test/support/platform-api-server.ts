@@ -1,8 +1,9 @@
 /**
  * A real HTTP server on 127.0.0.1 standing in for the Slack Web API
  * (`/api/chat.postMessage`, `/api/chat.update`) and the GitHub REST API
- * (`POST /repos/:owner/:repo/pulls/:n/reviews`). It records every request so
- * tests can assert what the kit sent.
+ * (`POST /repos/:owner/:repo/pulls/:n/reviews`) and the Cursor Cloud Agents
+ * API (`POST /v0/agents`, for `CURSOR_API_BASE_URL`). It records every
+ * request so tests can assert what the kit sent.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,6 +32,7 @@ export async function startPlatformApiServer(): Promise<PlatformApiServer> {
   const requests: PlatformRequest[] = [];
   const waiters = new Set<() => void>();
   let messages = 0;
+  let cloudAgents = 0;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -48,6 +50,9 @@ export async function startPlatformApiServer(): Promise<PlatformApiServer> {
         reply = { ok: true, channel: body.channel, ts: body.ts };
       } else if (/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/.test(path) && req.method === "POST") {
         reply = { id: 101, html_url: `https://github.com${path.replace("/repos", "").replace("/pulls/", "/pull/")}` };
+      } else if (path === "/v0/agents" && req.method === "POST") {
+        cloudAgents++;
+        reply = { id: `bc_${cloudAgents}`, name: body.name ?? "Cloud agent", status: "CREATING", source: body.source };
       } else {
         res.statusCode = 404;
         reply = { ok: false, error: "unknown_method" };

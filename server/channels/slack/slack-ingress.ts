@@ -30,7 +30,7 @@ export async function handleSlackRequest(request: PackRequest, options: SlackCha
 
   let payload: unknown;
   try {
-    payload = JSON.parse(rawBody);
+    payload = JSON.parse(rawBody.toString("utf8"));
   } catch {
     throw new BdkError("invalid_request", "The Slack channel takes Events API JSON payloads.");
   }
