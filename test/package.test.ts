@@ -6,7 +6,8 @@
  * registry), and driven with `npx` from the project's folder.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -157,8 +158,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map(stopServing));
-  rmSync(work, { recursive: true, force: true });
-});
+  // A whole installed project: tens of thousands of files.
+  await rm(work, { recursive: true, force: true });
+}, 300_000);
 
 describe("the packed kit", () => {
   it("holds compiled JavaScript, types for every export, the playground build, docs and templates, and no sources", () => {
@@ -305,5 +307,25 @@ describe("the packed kit", () => {
       await stopServing(servers.at(-1)!);
     }
     console.log(`bdk serve cold start → first /v1/info 200 (pr-approver): ${figures.join(", ")}`);
+  }, 120_000);
+
+  it("an execution: agent tool's workspace script runs on the package's compiled modules", async () => {
+    writeFileSync(
+      path.join(project, "bot", "tools", "echo_twice.ts"),
+      [
+        'import { defineTool } from "@cursor/bdk/tools";',
+        'import { z } from "zod";',
+        'export default defineTool({ description: "Echoes a word twice.", execution: "agent", inputSchema: z.object({ word: z.string() }), async execute({ word }) { return word + word; } });',
+        "",
+      ].join("\n"),
+    );
+    const stateRoot = path.join(work, "state-agent-tool");
+    const turn = await npx(["bdk", "run", "--json", "--state-root", stateRoot, "--message", 'echo_twice {"word": "ab"}']);
+    expect(turn.code, turn.stderr).toBe(0);
+    const { sessionId, toolCalls } = JSON.parse(turn.stdout) as { sessionId: string; toolCalls: unknown[] };
+    expect(toolCalls).toEqual([expect.objectContaining({ name: "echo_twice", output: "abab", isError: false })]);
+    const workspace = path.join(stateRoot, "workspaces", sessionId);
+    const script = await run(process.execPath, [path.join(".bdk", "tools", "echo_twice.mjs"), '{"word":"cd"}'], { cwd: workspace });
+    expect(JSON.parse(script.stdout)).toEqual({ ok: true, result: "cdcd" });
   }, 120_000);
 });
