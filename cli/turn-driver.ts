@@ -2,7 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { messageOf } from "../server/protocol/errors.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
+import { selectedAgent } from "./agent-selection.ts";
 import { type CommandIO, type ParsedArgs, stringFlag, UsageError } from "./command.ts";
+import { consoleAsJsonLines } from "../server/host/logger.ts";
+import { observabilityOptions } from "./observability-flags.ts";
 import { RemoteAgent } from "./remote.ts";
 
 export interface Decision {
@@ -50,11 +53,23 @@ export async function openDriver(args: ParsedArgs, io: CommandIO): Promise<TurnD
 }
 
 async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver> {
-  const { openAgent } = await import("../server/host/open-agent.ts");
-  const opened = await openAgent(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
-    stateRoot: stringFlag(args, "state-root"),
+  const { logFormat, otel } = observabilityOptions(args);
+  // stdout carries the command's output: console lines (a tool's console.log) join the log on stderr.
+  const restoreConsole = logFormat === "json" ? consoleAsJsonLines((_level, line) => io.stderr.write(`${line}
+`)) : undefined;
+  const { openSelectedAgent } = await import("../server/host/open-selected.ts");
+  const stateRoot = stringFlag(args, "state-root");
+  const opened = await openSelectedAgent(await selectedAgent(args, io), {
+    stateRoot: stateRoot && path.resolve(io.cwd, stateRoot),
     env: io.env,
     model: stringFlag(args, "model"),
+    // A one-shot run keeps stderr for the turn's own errors unless log lines are asked for.
+    echo: logFormat ? (line) => io.stderr.write(`${line}\n`) : undefined,
+    logFormat,
+    otel,
+  }).catch((error: unknown) => {
+    restoreConsole?.();
+    throw error;
   });
   const principal = { type: "user" as const, id: "local" };
   let sessionId = stringFlag(args, "session");
@@ -84,12 +99,20 @@ async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver>
     async resolveApproval(id, approvalId, decision) {
       return opened.runtime.resolveApproval(id, approvalId, decision, principal);
     },
-    close: () => opened.close(),
+    async close() {
+      await opened.close();
+      restoreConsole?.();
+    },
   };
 }
 
 function remoteDriver(url: string, args: ParsedArgs, io: CommandIO): TurnDriver {
   if (stringFlag(args, "model")) throw new UsageError("--model applies to in-process runs; the server chose its model");
+  for (const flag of ["log-format", "otel", "otel-content"]) {
+    if (args.flags[flag] !== undefined && args.flags[flag] !== false) {
+      throw new UsageError(`--${flag} applies to in-process runs; a server logs and exports its own (bdk serve --${flag})`);
+    }
+  }
   const remote = new RemoteAgent(url, stringFlag(args, "slug"), stringFlag(args, "token") ?? io.env.BDK_BEARER_TOKEN);
   let sessionId = stringFlag(args, "session");
   let token = stringFlag(args, "continuation-token");

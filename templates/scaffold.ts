@@ -100,13 +100,15 @@ function kitDependency(kit: KitPackage, kitDir: string, projectDir: string): str
 }
 
 function packageJson(name: string, kit: KitPackage, kitSpec: string): string {
+  // The kit's own versions, wherever it lists them (typescript is a runtime dependency of the kit).
+  const versions = { ...kit.devDependencies, ...kit.dependencies };
   const pkg = {
     name,
     private: true,
     type: "module",
     scripts: { dev: "bdk dev", test: "bdk validate && tsc --noEmit", eval: "bdk eval" },
     dependencies: { [KIT_IMPORT_NAME]: kitSpec, zod: kit.dependencies.zod },
-    devDependencies: { "@types/node": kit.devDependencies["@types/node"], typescript: kit.devDependencies.typescript },
+    devDependencies: { "@types/node": versions["@types/node"], typescript: versions.typescript },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

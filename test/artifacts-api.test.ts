@@ -99,6 +99,17 @@ describe("artifacts API", () => {
     expect(own.artifact.owner).toEqual({ type: "service", id: expect.stringMatching(/^bearer-/) });
   });
 
+  it("keeps another principal's tag of the same kind + key apart: it neither overwrites nor takes the record", async () => {
+    const local = (await (await call("/v1/session", { method: "POST", body: JSON.stringify({ message: "hello" }) })).json()) as { sessionId: string };
+    const localCopy = await publish("q3", { sessionId: local.sessionId });
+    expect(localCopy).not.toBe(mine);
+    const bearers = (await (await call(`/v1/artifacts/${mine}`, { bearer: true })).json()) as { artifact: { owner: { type: string } } };
+    expect(bearers.artifact.owner.type).toBe("service");
+    expect((await call(`/v1/artifacts/${mine}`)).status).toBe(403);
+    const locals = (await (await call(`/v1/artifacts/${localCopy}`)).json()) as { artifact: { owner: unknown } };
+    expect(locals.artifact.owner).toEqual({ type: "user", id: "local" });
+  });
+
   it("answers unknown ids and bad limits with the error envelope", async () => {
     const missing = await call("/v1/artifacts/art_nope", { bearer: true });
     expect(missing.status).toBe(404);

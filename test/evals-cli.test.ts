@@ -115,10 +115,10 @@ describe("bdk eval", () => {
     expect(brokenRun.code).toBe(2);
     expect(brokenRun.stderr).toMatch(/evals\/evals\.config\.ts:1\s+failed to load: ParseError/);
 
-    const missing = tempProject({ ...BOT, "evals/a.eval.ts": FAILING_EVAL });
-    const missingRun = await bdk(["eval", "--dir", missing]);
-    expect(missingRun.code).toBe(2);
-    expect(missingRun.stderr).toContain("evals exist but evals/evals.config.ts is missing");
+    const badField = tempProject({ ...BOT, "evals/evals.config.ts": "export default { maxConcurrency: 0 };", "evals/a.eval.ts": FAILING_EVAL });
+    const badFieldRun = await bdk(["eval", "--dir", badField]);
+    expect(badFieldRun.code).toBe(2);
+    expect(badFieldRun.stderr).toContain("evals/evals.config.ts  maxConcurrency: must be at least 1");
 
     const none = await bdk(["eval", "--dir", tempProject(BOT)]);
     expect(none).toMatchObject({ code: 2, stderr: "bdk eval: this project has no evals (evals/**/*.eval.ts)\n" });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { BIN, KIT_DIR, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { startProcess } from "./support/run-process.ts";
 
 const EXAMPLES = path.join(KIT_DIR, "bot-examples");
 const servers: RunningServer[] = [];
@@ -59,6 +60,68 @@ describe("bearer tokens", () => {
       headers: { authorization: "Bearer alpha-secret", "x-forwarded-for": "198.51.100.4" },
     });
     expect(proxiedWithToken.status).toBe(200);
+  });
+
+  it("matches the scheme case-insensitively and the credentials exactly as sent", async () => {
+    const proxied = (authorization: string) =>
+      fetch(`${server.url}/v1/info`, { headers: { authorization, "x-forwarded-for": "198.51.100.4" } });
+    expect((await proxied("bearer alpha-secret")).status).toBe(200);
+    expect((await proxied("BEARER  alpha-secret")).status).toBe(200);
+    expect((await proxied("Bearer alpha-secret\u00a0")).status).toBe(401);
+    expect((await proxied("Bearer \u00a0alpha-secret")).status).toBe(401);
+    expect((await proxied("Basic alpha-secret")).status).toBe(401);
+  });
+
+  it("treats CDN, load-balancer and mesh client-address headers as forwarding: loopback is not enough", async () => {
+    const headers = [
+      "True-Client-IP",
+      "CF-Connecting-IP",
+      "X-Client-IP",
+      "X-Cluster-Client-IP",
+      "Forwarded-For",
+      "X-Original-Forwarded-For",
+      "Fastly-Client-IP",
+      "X-Forwarded-Server",
+      "X-ProxyUser-Ip",
+      "X-Envoy-External-Address",
+    ];
+    for (const header of headers) {
+      const response = await fetch(`${server.url}/v1/info`, { headers: { [header]: "198.51.100.4" } });
+      expect(response.status, header).toBe(401);
+    }
+    expect((await fetch(`${server.url}/v1/info`)).status).toBe(200);
+  });
+});
+
+describe("an empty bearer token", () => {
+  /** The exit of `bdk serve`; a server that starts instead is stopped and reported as `code: "served"`. */
+  const serveWith = async (args: string[], env: Record<string, string> = {}) => {
+    const run = startProcess(process.execPath, [BIN, "serve", "--dir", path.join(EXAMPLES, "hello"), "--port", "0", ...args], { env });
+    const served = run.waitForOutput(/Serving at/).then(
+      () => ({ code: "served", stderr: "" }),
+      () => new Promise<never>(() => {}),
+    );
+    const result = await Promise.race([run.done, served]);
+    run.kill();
+    return result;
+  };
+
+  it("refuses to start with --bearer-token \"\"", async () => {
+    const result = await serveWith(["--bearer-token", ""]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--bearer-token is empty");
+  });
+
+  it("refuses to start with an empty BDK_BEARER_TOKEN", async () => {
+    const result = await serveWith([], { BDK_BEARER_TOKEN: "" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("BDK_BEARER_TOKEN is empty");
+  });
+
+  it("refuses a token with blanks, which no header could carry intact", async () => {
+    const result = await serveWith(["--bearer-token", "two words"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--bearer-token must be visible ASCII characters without spaces");
   });
 });
 

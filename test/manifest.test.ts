@@ -142,6 +142,61 @@ describe("secrets a project adds", () => {
     ]);
   });
 
+  it("finds environment reads in the syntax tree: destructuring, aliases, optional chains; not in comments or strings", async () => {
+    const dir = tempProject({
+      "package.json": '{ "name": "env-bot", "type": "module" }',
+      "bot/instructions.md": "You read the environment.",
+      "bot/tools/lookup.ts": `
+        import { defineTool } from "@cursor/bdk/tools";
+        import { env as nodeEnv } from "node:process";
+        // process.env.COMMENTED_TOKEN is not read: it is in a comment
+        /* neither is process.env["BLOCK_COMMENT_SECRET"] */
+        const { DESTRUCTURED_KEY, RENAMED_SECRET: renamed, "QUOTED_TOKEN": quoted, ...rest } = process.env;
+        const env = process.env;
+        const alias = env;
+        const { FROM_ALIAS_PASSWORD } = alias;
+        const note = "process.env.IN_STRING_TOKEN is only text";
+        export default defineTool({
+          description: "Look something up.",
+          async execute() {
+            return {
+              optional: process.env?.OPTIONAL_API_KEY,
+              optionalIndex: process?.env?.["OPTIONAL_INDEX_TOKEN"],
+              aliased: env.ALIASED_SECRET,
+              aliasedIndex: alias["ALIAS_INDEX_KEY"],
+              imported: nodeEnv.IMPORTED_TOKEN,
+              cast: (process.env as Record<string, string>).CAST_SECRET,
+              global: globalThis.process.env.GLOBAL_TOKEN,
+              template: process.env[\`TEMPLATE_KEY\`],
+              DESTRUCTURED_KEY, renamed, quoted, rest, FROM_ALIAS_PASSWORD, note,
+            };
+          },
+        });`,
+    });
+    const result = await bdk(["manifest", "--dir", dir]);
+    expect(result.code).toBe(0);
+    const manifest = JSON.parse(result.stdout) as DeploymentManifest;
+    const fromCode = manifest.env.filter((variable) => variable.usedBy.includes("bot/tools/lookup.ts")).map((variable) => variable.name);
+    expect(fromCode.sort()).toEqual(
+      [
+        "ALIASED_SECRET",
+        "ALIAS_INDEX_KEY",
+        "CAST_SECRET",
+        "DESTRUCTURED_KEY",
+        "FROM_ALIAS_PASSWORD",
+        "GLOBAL_TOKEN",
+        "IMPORTED_TOKEN",
+        "OPTIONAL_API_KEY",
+        "OPTIONAL_INDEX_TOKEN",
+        "QUOTED_TOKEN",
+        "RENAMED_SECRET",
+        "TEMPLATE_KEY",
+      ].sort(),
+    );
+    expect(manifest.hosting.secretNames).not.toContain("COMMENTED_TOKEN");
+    expect(manifest.hosting.secretNames).toContain("DESTRUCTURED_KEY");
+  });
+
   it("the slack template lists the Slack variables beside the model key", async () => {
     const dir = path.join(tempProject({}), "slack-bot");
     expect((await bdk(["init", dir, "--template", "slack", "--no-install"])).code).toBe(0);

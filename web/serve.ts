@@ -1,11 +1,14 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { bearerPolicies } from "../server/auth/policies.ts";
 import { HttpHost, type MountedAgent } from "../server/http/http-host.ts";
 import { connectPeerAgent } from "../server/mcp/peer.ts";
 import { defaultStateRoot, openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
 import type { ToolOutcome } from "../server/harness/execute-tool.ts";
 import { BdkError } from "../server/protocol/errors.ts";
 import { watchForChanges } from "../server/host/hot-reload.ts";
+import { formatLogLine, type LogFormat } from "../server/host/logger.ts";
+import type { TelemetryFlags } from "../server/telemetry/settings.ts";
 import type { ReminderInput, ReminderRecord } from "../server/authoring/types.ts";
 import type { ReminderFiring } from "../server/reminders/fire-reminder.ts";
 import type { Clock } from "../server/schedules/clock.ts";
@@ -27,6 +30,10 @@ export interface ServeOptions {
   model?: string;
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
+  /** How log lines look (`--log-format`); default text. */
+  logFormat?: LogFormat;
+  /** `--otel <url>` and `--otel-content`; the `OTEL_*` variables of `env` apply too. */
+  otel?: TelemetryFlags;
   /** Fire schedules on their cron cadence (default true; never under `dev`). */
   schedules?: boolean;
   /** Time for schedules and reminders (tests inject a `ManualClock`). */
@@ -79,26 +86,34 @@ function slugOf(name: string): string {
 
 /** Serves one project or a folder of projects over HTTP with the playground. */
 export async function serve(dir: string, options: ServeOptions = {}): Promise<ServeHandle> {
+  const bearerTokens = options.authToken === undefined ? [] : [options.authToken].flat();
+  // Before any agent opens: a token that could never work is a start-up error.
+  bearerPolicies(bearerTokens, "authToken");
   const root = path.resolve(dir);
   const projects = findProjects(root);
   const mode = options.mode ?? (isProject(root) ? "single" : "multi");
-  const log = options.log ?? (() => {});
+  const echo = options.log ?? (() => {});
+  // Under --log-format json the host's own lines (the web build) are JSON too.
+  const log =
+    options.logFormat === "json" ? (line: string) => echo(formatLogLine({ level: "info", message: line }, "json")) : echo;
   const opened: OpenedAgent[] = [];
   // Peer MCP connections reach the other agents of this host (looked up when a client first opens).
   const bySlug = new Map<string, OpenedAgent>();
   try {
+    const inFolder = projects.length > 1 || mode === "multi";
     for (const project of projects) {
-      const stateRoot =
-        projects.length > 1 || mode === "multi"
-          ? path.join(options.stateRoot ?? defaultStateRoot(root), project.slug)
-          : (options.stateRoot ?? defaultStateRoot(project.dir));
+      const stateRoot = inFolder ? path.join(options.stateRoot ?? defaultStateRoot(root), project.slug) : (options.stateRoot ?? defaultStateRoot(project.dir));
       opened.push(
         await openAgent(project.dir, {
+          // A folder whose agent fails to load is refused naming that agent.
+          slug: inFolder ? project.slug : undefined,
           stateRoot,
           env: options.env,
           dev: options.dev,
           model: options.model,
-          echo: log,
+          echo,
+          logFormat: options.logFormat,
+          otel: options.otel,
           clock: options.clock,
           connectPeer: (peerSlug) => connectPeerAgent(bySlug, peerSlug, project.slug),
         }),
@@ -114,7 +129,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
     agents,
     mode,
     dev: options.dev ?? false,
-    bearerTokens: options.authToken === undefined ? [] : [options.authToken].flat(),
+    bearerTokens,
     allowAnonymous: options.allowAnonymous,
     playground: options.playground ?? true,
     docs: options.docs ?? true,

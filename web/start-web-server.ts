@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
-import { FORWARDING_HEADERS } from "../server/auth/policies.ts";
+import { hasForwardingHeaders } from "../server/auth/policies.ts";
 import { FORWARDED_HEADER, type HttpHost, PEER_HEADER } from "../server/http/http-host.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
 import { mapRequest } from "./request-mapping.ts";
@@ -38,7 +38,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
-    req.headers[FORWARDED_HEADER] = FORWARDING_HEADERS.some((name) => name in req.headers) ? "1" : "0";
+    req.headers[FORWARDED_HEADER] = hasForwardingHeaders(req.headers) ? "1" : "0";
     const url = req.url ?? "/";
     if (url === "/health" || url.startsWith("/health?")) {
       res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');

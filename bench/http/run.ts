@@ -1,22 +1,18 @@
 /**
  * HTTP benchmarks of `bdk serve` with the scripted model at zero latency.
- * Run: npx tsx bench/http/run.ts   (prints one line per figure)
+ * Run: npx tsx bench/http/run.ts [--short]   (prints one line per figure;
+ * --short, for CI: fewer samples, one round, a smaller replay)
  */
 import { readFileSync } from "node:fs";
-import { Agent, get, request } from "node:http";
+import { get } from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { openStore } from "../../server/store/index.ts";
 import { KIT_DIR, readNdjson, startServer } from "../../test/support/bdk-server.ts";
+import { concurrentRound, type Event, fmt, median, percentile, turnOverhead } from "./workloads.ts";
 
 const DIR = path.join(KIT_DIR, "bot-examples", "pr-approver");
-type Event = { type: string; index: number; at: string };
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-const fmt = (n: number) => n.toFixed(1);
+const SHORT = process.argv.includes("--short");
 
 async function coldStart() {
   const started = performance.now();
@@ -32,96 +28,18 @@ async function coldStart() {
   return server;
 }
 
-async function turnOverhead(url: string) {
-  const samples: number[] = [];
-  for (let i = 0; i < 220; i++) {
-    const started = performance.now();
-    const created = (await (
-      await fetch(`${url}/v1/session`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ message: "hello" }),
-      })
-    ).json()) as { sessionId: string };
-    await readNdjson<Event>(await fetch(`${url}/v1/session/${created.sessionId}/stream`), (e) => e.type === "turn.completed");
-    if (i >= 20) samples.push(performance.now() - started);
-  }
-  console.log(`turn overhead (POST /v1/session → turn.completed on the stream, n=200): p50 ${fmt(percentile(samples, 50))} ms (target < 15), p99 ${fmt(percentile(samples, 99))} ms (target < 50)`);
+async function reportTurnOverhead(url: string) {
+  const { p50, p99, samples } = await turnOverhead(url, SHORT ? 60 : 200, SHORT ? 10 : 20);
+  console.log(`turn overhead (POST /v1/session → turn.completed on the stream, n=${samples}): p50 ${fmt(p50)} ms (target < 15), p99 ${fmt(p99)} ms (target < 50)`);
 }
 
-/** Three rounds, each with its own sessions: one round on a shared VM can catch a noisy neighbour. */
-async function concurrentSessions(url: string, count = 500, rounds = 3) {
+/** Several rounds, each with its own sessions: one round on a shared VM can catch a noisy neighbour. */
+async function concurrentSessions(url: string, count = 500, rounds = SHORT ? 1 : 3) {
   const rates: number[] = [];
   for (let round = 0; round < rounds; round++) rates.push(await concurrentRound(url, count, `bench-concurrent-${round}`));
-  const median = [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)];
   console.log(
-    `${count} concurrent sessions, one turn each, ${rounds} rounds: ${rates.map(fmt).join(", ")} turns/s; median ${fmt(median)} turns/s (target ≥ 200)`,
+    `${count} concurrent sessions, one turn each, ${rounds} round${rounds === 1 ? "" : "s"}: ${rates.map(fmt).join(", ")} turns/s; median ${fmt(median(rates))} turns/s (target ≥ 200)`,
   );
-}
-
-async function concurrentRound(url: string, count: number, title: string): Promise<number> {
-  const started = performance.now();
-  // POSTs through node:http keep the client's own cost low on the shared cores.
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const ids = new Set(
-    await Promise.all(
-      Array.from({ length: count }, () =>
-        postJson<{ sessionId: string }>(agent, `${url}/v1/session`, { message: "hello", title }).then(
-          (created) => created.sessionId,
-        ),
-      ),
-    ),
-  );
-  agent.destroy();
-  // Completion is read from the session list (one request per poll), so the
-  // figure measures the server's turns rather than 500 client streams.
-  for (;;) {
-    const page = (await (await fetch(`${url}/v1/sessions?q=${title}&limit=200`)).json()) as {
-      sessions: { id: string; status: string }[];
-    };
-    const listed = await listAll(url, title, page);
-    const waiting = listed.filter((session) => ids.has(session.id) && session.status === "waiting").length;
-    if (waiting === count) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return count / ((performance.now() - started) / 1000);
-}
-
-async function listAll(
-  url: string,
-  title: string,
-  first: { sessions: { id: string; status: string }[]; nextCursor?: string | null },
-): Promise<{ id: string; status: string }[]> {
-  const all = [...first.sessions];
-  let cursor = first.nextCursor;
-  while (cursor) {
-    const page = (await (await fetch(`${url}/v1/sessions?q=${title}&limit=200&cursor=${cursor}`)).json()) as {
-      sessions: { id: string; status: string }[];
-      nextCursor?: string | null;
-    };
-    all.push(...page.sessions);
-    cursor = page.nextCursor;
-  }
-  return all;
-}
-
-function postJson<T>(agent: Agent, target: string, body: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const payload = JSON.stringify(body);
-    const req = request(
-      target,
-      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } },
-      (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (text += chunk));
-        response.on("end", () => resolve(JSON.parse(text) as T));
-        response.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
 }
 
 /** Reads an NDJSON stream with node:http until `until` says stop. */
@@ -191,7 +109,7 @@ async function replay() {
     principal: { type: "user", id: "local" }, continuationToken: "http:bench", channelState: null, purpose: null,
     dryRun: false, botVersion: "bench", createdAt: now, updatedAt: now,
   });
-  for (let batch = 0; batch < 100; batch++) {
+  for (let batch = 0; batch < (SHORT ? 20 : 100); batch++) {
     store.events.append(
       sessionId,
       Array.from({ length: 1000 }, () => ({ type: "message.appended" as const, data: { delta: "lorem ipsum dolor " } })),
@@ -213,7 +131,7 @@ async function replay() {
 
 const server = await coldStart();
 try {
-  await turnOverhead(server.url);
+  await reportTurnOverhead(server.url);
   await concurrentSessions(server.url);
   await fanOut(server.url);
 } finally {

@@ -1,15 +1,16 @@
 import path from "node:path";
+import { SLUG_FLAG, selectedAgent } from "../agent-selection.ts";
 import { type Command, stringFlag, UsageError } from "../command.ts";
 import { RemoteAgent } from "../remote.ts";
 
 export const callCommand: Command = {
   name: "call",
   summary: "Call one tool directly, without a model turn",
-  usage: "bdk call <tool> [--dir D | --url U] [--input JSON]",
+  usage: "bdk call <tool> [--dir D [--slug S] | --url U] [--input JSON]",
   flags: [
-    { name: "dir", type: "string", description: "project directory", default: "." },
+    { name: "dir", type: "string", description: "project directory (or a folder of projects, with --slug)", default: "." },
     { name: "url", type: "string", description: "call through a running server" },
-    { name: "slug", type: "string", description: "with --url on a multi-agent host: the agent's slug" },
+    SLUG_FLAG,
     { name: "token", type: "string", description: "with --url: bearer token (default BDK_BEARER_TOKEN)" },
     { name: "input", type: "string", description: "the tool input as JSON", default: "{}" },
     { name: "state-root", type: "string", description: "state directory", default: "<dir>/.bdk/state" },
@@ -26,9 +27,10 @@ export const callCommand: Command = {
       const remote = new RemoteAgent(url, stringFlag(args, "slug"), stringFlag(args, "token") ?? io.env.BDK_BEARER_TOKEN);
       outcome = await remote.request("POST", `/tools/${encodeURIComponent(toolName)}`, { input });
     } else {
-      const { openAgent } = await import("../../server/host/open-agent.ts");
-      const opened = await openAgent(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
-        stateRoot: stringFlag(args, "state-root"),
+      const { openSelectedAgent } = await import("../../server/host/open-selected.ts");
+      const stateRoot = stringFlag(args, "state-root");
+      const opened = await openSelectedAgent(await selectedAgent(args, io), {
+        stateRoot: stateRoot && path.resolve(io.cwd, stateRoot),
         env: io.env,
       });
       try {

@@ -6,6 +6,7 @@ import type { EvalTarget } from "../../server/evals/target.ts";
 import type { AssertionResult, CaseResult, EvalRunReport } from "../../server/evals/types.ts";
 import type { Store } from "../../server/store/index.ts";
 import { booleanFlag, type Command, type CommandIO, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
+import { SLUG_FLAG, selectedAgent } from "../agent-selection.ts";
 import { RemoteAgent } from "../remote.ts";
 import { formatDiagnostic } from "./validate.ts";
 
@@ -34,16 +35,19 @@ function errorLines(diagnostics: Diagnostic[], io: CommandIO): string[] {
   return diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => formatDiagnostic(diagnostic, io));
 }
 
-async function openLocal(dir: string, args: ParsedArgs, io: CommandIO): Promise<EvalSession> {
-  const { openAgent, AgentLoadError } = await import("../../server/host/open-agent.ts");
+async function openLocal(args: ParsedArgs, io: CommandIO): Promise<EvalSession> {
+  const { AgentLoadError } = await import("../../server/host/open-agent.ts");
+  const { openSelectedAgent } = await import("../../server/host/open-selected.ts");
+  const { agentErrors } = await import("../../server/discover/diagnostics.ts");
   const { localTarget } = await import("../../server/evals/target.ts");
   const { resolveModelChain } = await import("../../server/models/index.ts");
   const model = stringFlag(args, "model");
+  const stateRoot = stringFlag(args, "state-root");
   let opened;
   try {
-    opened = await openAgent(dir, { stateRoot: stringFlag(args, "state-root"), env: io.env, model });
+    opened = await openSelectedAgent(await selectedAgent(args, io), { stateRoot: stateRoot && path.resolve(io.cwd, stateRoot), env: io.env, model });
   } catch (error) {
-    if (error instanceof AgentLoadError) throw new ConfigFailure(errorLines(error.diagnostics, io));
+    if (error instanceof AgentLoadError) throw new ConfigFailure([error.message.split("\n")[0], ...errorLines(agentErrors(error.diagnostics), io)]);
     throw error;
   }
   try {
@@ -64,11 +68,15 @@ async function openLocal(dir: string, args: ParsedArgs, io: CommandIO): Promise<
 }
 
 /** `--url`: the cases are loaded from `--dir`, their messages go to the server; the run is recorded locally. */
-async function openRemote(url: string, dir: string, args: ParsedArgs, io: CommandIO): Promise<EvalSession> {
+async function openRemote(url: string, args: ParsedArgs, io: CommandIO): Promise<EvalSession> {
   if (stringFlag(args, "model")) throw new UsageError("--model applies to in-process runs; the server chose its model");
   const { loadAgent } = await import("../../server/load/load-agent.ts");
   const { openStore } = await import("../../server/store/index.ts");
   const { defaultStateRoot } = await import("../../server/host/open-agent.ts");
+  const { discoverHost } = await import("../../server/discover/host.ts");
+  // --slug names the agent on the server; its cases come from --dir: that agent's folder, or the folder of agents.
+  const given = path.resolve(io.cwd, stringFlag(args, "dir") ?? ".");
+  const dir = discoverHost(given).kind === "multi" ? (await selectedAgent(args, io)).dir : given;
   const loaded = await loadAgent(dir);
   const errors = errorLines(loaded.diagnostics, io);
   if (!loaded.agent || errors.length > 0) throw new ConfigFailure(errors.length > 0 ? errors : [`no project in ${dir}`]);
@@ -110,11 +118,11 @@ function listFlag(args: ParsedArgs, name: string): string[] {
 export const evalCommand: Command = {
   name: "eval",
   summary: "Run evals: fixed inputs against the real agent, with assertions on the trajectory",
-  usage: "bdk eval [ids...] [--dir D | --url U] [--list] [--tag T] [--json] [--junit FILE] [--strict]",
+  usage: "bdk eval [ids...] [--dir D [--slug S] | --url U] [--list] [--tag T] [--json] [--junit FILE] [--strict]",
   flags: [
-    { name: "dir", type: "string", description: "project directory (its evals/ folder)", default: "." },
+    { name: "dir", type: "string", description: "project directory (its evals/ folder), or a folder of projects with --slug", default: "." },
     { name: "url", type: "string", description: "send the messages to a running server instead of loading the agent" },
-    { name: "slug", type: "string", description: "with --url on a multi-agent host: the agent's slug" },
+    SLUG_FLAG,
     { name: "token", type: "string", description: "with --url: bearer token (default BDK_BEARER_TOKEN)" },
     { name: "list", type: "boolean", description: "list the selected cases without running them" },
     { name: "tag", type: "strings", description: "only cases with this tag (repeatable)" },
@@ -128,7 +136,6 @@ export const evalCommand: Command = {
     { name: "state-root", type: "string", description: "state directory (runs are recorded there)", default: "<dir>/.bdk/state" },
   ],
   async run(args, io) {
-    const dir = path.resolve(io.cwd, stringFlag(args, "dir") ?? ".");
     const url = stringFlag(args, "url");
     const maxConcurrency = positiveInteger(args, "max-concurrency");
     const filter = { ids: args.positionals, tags: listFlag(args, "tag"), maxConcurrency };
@@ -137,7 +144,7 @@ export const evalCommand: Command = {
 
     let session: EvalSession;
     try {
-      session = url ? await openRemote(url, dir, args, io) : await openLocal(dir, args, io);
+      session = url ? await openRemote(url, args, io) : await openLocal(args, io);
     } catch (error) {
       if (!(error instanceof ConfigFailure)) throw error;
       io.stderr.write(`bdk eval: cannot run the evals:\n${error.lines.join("\n")}\n`);
@@ -145,62 +152,73 @@ export const evalCommand: Command = {
     }
 
     try {
+      return booleanFlag(args, "list") ? await listCases(session, filter, json, io) : await runCases(session, { args, filter, url, json, junitFile }, io);
+    } catch (error) {
       const { EvalConfigError } = await import("../../server/evals/runner.ts");
-      const { startRun } = await import("../../server/evals/start-run.ts");
-      if (booleanFlag(args, "list")) return await listCases(session, filter, json, io);
-
-      const progress = json ? undefined : createProgress(io, args.flags.stream !== false);
-      let started;
-      try {
-        started = startRun({
-          agent: session.agent,
-          evals: session.evals,
-          filter,
-          target: session.target,
-          store: session.store,
-          env: io.env,
-          options: {
-            strict: booleanFlag(args, "strict"),
-            dryRun: args.flags["dry-run"] !== false,
-            target: url ? "url" : "local",
-            ...(stringFlag(args, "model") ? { model: stringFlag(args, "model") } : {}),
-          },
-          onCaseStarted: (evalCase) => progress?.started(evalCase),
-          onCaseFinished: (result) => progress?.finished(result),
-        });
-      } catch (error) {
-        if (!(error instanceof EvalConfigError)) throw error;
-        io.stderr.write(`bdk eval: ${error.message}\n`);
-        return 2;
-      }
-      progress?.begin(started.plan.cases.length);
-      let report: EvalRunReport;
-      try {
-        report = await started.done;
-      } finally {
-        progress?.end();
-      }
-
-      if (junitFile) {
-        const { toJUnitXml } = await import("../../server/evals/junit.ts");
-        writeFileSync(path.resolve(io.cwd, junitFile), toJUnitXml(report));
-      }
-      if (json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      else io.stdout.write(renderReport(report, session.stateRoot, io));
-      return report.passed ? 0 : 1;
+      if (!(error instanceof EvalConfigError)) throw error;
+      io.stderr.write(`bdk eval: ${error.message}\n`);
+      return 2;
     } finally {
       await session.close();
     }
   },
 };
 
+interface RunRequest {
+  args: ParsedArgs;
+  filter: { ids: string[]; tags: string[]; maxConcurrency?: number };
+  url?: string;
+  json: boolean;
+  junitFile?: string;
+}
+
+/** Runs the selected cases and prints the report; setup problems throw `EvalConfigError`. */
+async function runCases(session: EvalSession, { args, filter, url, json, junitFile }: RunRequest, io: CommandIO): Promise<number> {
+  const { describeDefaults } = await import("../../server/evals/runner.ts");
+  const { startRun } = await import("../../server/evals/start-run.ts");
+  const progress = json ? undefined : createProgress(io, args.flags.stream !== false);
+  const started = startRun({
+    agent: session.agent,
+    evals: session.evals,
+    filter,
+    target: session.target,
+    store: session.store,
+    env: io.env,
+    options: {
+      strict: booleanFlag(args, "strict"),
+      dryRun: args.flags["dry-run"] !== false,
+      target: url ? "url" : "local",
+      ...(stringFlag(args, "model") ? { model: stringFlag(args, "model") } : {}),
+    },
+    onCaseStarted: (evalCase) => progress?.started(evalCase),
+    onCaseFinished: (result) => progress?.finished(result),
+  });
+  if (!session.evals?.configFile) {
+    io.stderr.write(`bdk eval: no evals/evals.config.ts, so the defaults apply: ${describeDefaults(started.plan.settings)}\n`);
+  }
+  progress?.begin(started.plan.cases.length);
+  let report: EvalRunReport;
+  try {
+    report = await started.done;
+  } finally {
+    progress?.end();
+  }
+
+  if (junitFile) {
+    const { toJUnitXml } = await import("../../server/evals/junit.ts");
+    writeFileSync(path.resolve(io.cwd, junitFile), toJUnitXml(report));
+  }
+  if (json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else io.stdout.write(renderReport(report, session.stateRoot, io));
+  return report.passed ? 0 : 1;
+}
+
 async function listCases(session: EvalSession, filter: { ids: string[]; tags: string[] }, json: boolean, io: CommandIO): Promise<number> {
   const { selectCases } = await import("../../server/evals/select.ts");
+  const { assertEvalsLoaded, EvalConfigError } = await import("../../server/evals/runner.ts");
+  assertEvalsLoaded(session.evals);
   const { cases, unknownIds } = selectCases(session.evals?.cases ?? [], filter);
-  if (unknownIds.length > 0) {
-    io.stderr.write(`bdk eval: no eval matches ${unknownIds.map((id) => JSON.stringify(id)).join(", ")}\n`);
-    return 2;
-  }
+  if (unknownIds.length > 0) throw new EvalConfigError(`no eval matches ${unknownIds.map((id) => JSON.stringify(id)).join(", ")}`);
   if (json) {
     const listed = cases.map(({ id, file, description, tags, iterations, timeoutMs }) => ({ id, file, description, tags, iterations, timeoutMs }));
     io.stdout.write(`${JSON.stringify({ cases: listed }, null, 2)}\n`);

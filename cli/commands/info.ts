@@ -1,4 +1,5 @@
 import path from "node:path";
+import { agentTargets, SLUG_FLAG } from "../agent-selection.ts";
 import { booleanFlag, stringFlag, type Command, type CommandIO } from "../command.ts";
 import type { ModelInfo, ProjectInfo } from "../../server/discover/info.ts";
 import { countLine, formatDiagnostic } from "./validate.ts";
@@ -27,6 +28,7 @@ export function renderInfo(info: ProjectInfo, io: CommandIO): string {
   const lines = [
     `${info.name}  (version ${info.version})`,
     `model: ${model(info.model)}${info.modelFallbacks.length ? `; fallbacks: ${info.modelFallbacks.map(model).join(", ")}` : ""}`,
+    `instructions: ${info.instructions.source} (${info.instructions.length} characters)${info.instructions.firstLine ? `: ${firstLine(info.instructions.firstLine)}` : ""}`,
     ...section(
       "tools",
       info.tools.map((tool) => [
@@ -38,7 +40,10 @@ export function renderInfo(info: ProjectInfo, io: CommandIO): string {
       ]),
     ),
     ...section("skills", info.skills.map((skill) => [skill.name, firstLine(skill.description)])),
-    ...section("subagents", info.subagents.map((subagent) => [subagent.id, subagent.model ? model(subagent.model) : "", firstLine(subagent.description)])),
+    ...section(
+      "subagents",
+      info.subagents.map((subagent) => [subagent.name === subagent.id ? subagent.id : `${subagent.id} (${subagent.name})`, subagent.model ? model(subagent.model) : "", firstLine(subagent.description)]),
+    ),
     ...section(
       "connections",
       // status and error are known only from a running server (`bdk info --url`).
@@ -81,24 +86,27 @@ export function renderInfo(info: ProjectInfo, io: CommandIO): string {
 export const infoCommand: Command = {
   name: "info",
   summary: "Show what a project defines: model, tools, skills, channels, schedules, ...",
-  usage: "bdk info [--dir D] [--json]",
+  usage: "bdk info [--dir D [--slug S]] [--json]",
   flags: [
     { name: "dir", type: "string", description: "project directory (or a folder of projects)", default: "." },
+    { ...SLUG_FLAG, description: "in a folder of projects: only this agent (--json prints its GET /<slug>/v1/info)" },
     { name: "json", type: "boolean", description: "print the same JSON as GET /v1/info" },
   ],
   async run(args, io) {
     const dir = path.resolve(io.cwd, stringFlag(args, "dir") ?? ".");
     const json = booleanFlag(args, "json");
-    const { discoverHost } = await import("../../server/discover/host.ts");
+    const { agentErrors } = await import("../../server/discover/diagnostics.ts");
     const { loadAgent } = await import("../../server/load/load-agent.ts");
     const { projectInfo } = await import("../../server/discover/info.ts");
     const { effectiveModel } = await import("../../server/models/effective.ts");
 
-    const layout = discoverHost(dir);
-    const targets = layout.kind === "multi" ? layout.agents : [{ slug: undefined, dir }];
+    const slug = stringFlag(args, "slug");
+    const layout = await agentTargets(dir, slug);
+    // A folder of agents lists each with its slug; one agent (a project, or --slug) prints its info alone.
+    const listed = slug === undefined && layout.agents.some((target) => target.slug !== undefined);
     const infos: (ProjectInfo & { slug?: string })[] = [];
-    let failed = layout.diagnostics.some((diagnostic) => diagnostic.severity === "error");
-    for (const target of targets) {
+    let failed = agentErrors(layout.diagnostics).length > 0;
+    for (const target of layout.agents) {
       const loaded = await loadAgent(target.dir);
       if (!loaded.agent) {
         failed = true;
@@ -106,11 +114,11 @@ export const infoCommand: Command = {
         else for (const diagnostic of loaded.diagnostics) io.stderr.write(`${formatDiagnostic(diagnostic, io)}\n`);
         continue;
       }
-      failed ||= loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error");
-      infos.push({ ...(target.slug ? { slug: target.slug } : {}), ...projectInfo(loaded.agent, loaded.diagnostics, new Date(), effectiveModel(loaded.agent.config, { env: io.env })) });
+      failed ||= agentErrors(loaded.diagnostics).length > 0;
+      infos.push({ ...(listed ? { slug: target.slug } : {}), ...projectInfo(loaded.agent, loaded.diagnostics, new Date(), effectiveModel(loaded.agent.config, { env: io.env })) });
     }
     if (json) {
-      if (layout.kind === "multi") io.stdout.write(`${JSON.stringify({ agents: infos, diagnostics: layout.diagnostics }, null, 2)}\n`);
+      if (listed) io.stdout.write(`${JSON.stringify({ agents: infos, diagnostics: layout.diagnostics }, null, 2)}\n`);
       else if (infos[0]) io.stdout.write(`${JSON.stringify(infos[0], null, 2)}\n`);
     } else {
       for (const diagnostic of layout.diagnostics) io.stdout.write(`${formatDiagnostic(diagnostic, io)}\n`);

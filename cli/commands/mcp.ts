@@ -27,9 +27,10 @@ async function oauth(name: string, args: ParsedArgs, io: CommandIO): Promise<num
   // Only the definitions are needed: no store, runtime or connection is opened.
   const { loadAgent } = await import("../../server/load/load-agent.ts");
   const { AgentLoadError, defaultStateRoot } = await import("../../server/host/open-agent.ts");
+  const { agentErrors } = await import("../../server/discover/diagnostics.ts");
   const loaded = await loadAgent(dir);
   if (!loaded.agent) throw new Error(`no bot/ folder in ${dir}`);
-  if (loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) throw new AgentLoadError(loaded.diagnostics);
+  if (agentErrors(loaded.diagnostics).length > 0) throw new AgentLoadError(loaded.diagnostics);
   const { oauthConnection, authorizeConnection } = await import("../../server/mcp/oauth-flow.ts");
   const found = oauthConnection(loaded.agent, name);
   if ("problem" in found) throw new UsageError(found.problem);

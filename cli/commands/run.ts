@@ -1,15 +1,17 @@
 import type { AnyBdkEvent } from "../../server/protocol/events.ts";
 import { summarizeTrajectory } from "../../server/harness/trajectory.ts";
 import { parseDecision, terminalPrompt } from "../ask.ts";
+import { SLUG_FLAG } from "../agent-selection.ts";
 import { type Command, type CommandIO, type FlagSpec, stringFlag, UsageError } from "../command.ts";
+import { OBSERVABILITY_FLAGS } from "../observability-flags.ts";
 import { createTurnPrinter, trajectoryJson } from "../render.ts";
 import { openDriver, readWorkspaceFileFlags, type TurnDriver } from "../turn-driver.ts";
 
 /** Flags shared by `run` and `chat`: where the agent is and which conversation. */
 export const CONVERSATION_FLAGS: FlagSpec[] = [
-  { name: "dir", type: "string", description: "project directory", default: "." },
+  { name: "dir", type: "string", description: "project directory (or a folder of projects, with --slug)", default: "." },
   { name: "url", type: "string", description: "talk to a running server instead of loading the project" },
-  { name: "slug", type: "string", description: "with --url on a multi-agent host: the agent's slug" },
+  SLUG_FLAG,
   { name: "token", type: "string", description: "with --url: bearer token (default BDK_BEARER_TOKEN)" },
   { name: "session", type: "string", description: "continue this session instead of starting one" },
   { name: "continuation-token", type: "string", description: "with --url --session: the session's token" },
@@ -54,13 +56,14 @@ export async function driveTurn(
 export const runCommand: Command = {
   name: "run",
   summary: "Run one turn and print the reply as it streams",
-  usage: "bdk run [--dir D | --url U] --message M [--json | --text] [--session ID] [--workspace-file path=file]",
+  usage: "bdk run [--dir D [--slug S] | --url U] --message M [--json | --text] [--session ID] [--workspace-file path=file]",
   flags: [
     { name: "message", type: "string", description: "the user message" },
     { name: "workspace-file", type: "strings", description: "path=file: put a local file into the session workspace (repeatable)" },
     { name: "json", type: "boolean", description: "print { reply, toolCalls, usage, sessionId } as JSON" },
     { name: "text", type: "boolean", description: "print only the final reply text" },
     ...CONVERSATION_FLAGS,
+    ...OBSERVABILITY_FLAGS,
   ],
   async run(args, io) {
     const message = stringFlag(args, "message") ?? args.positionals.join(" ");

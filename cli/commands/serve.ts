@@ -1,5 +1,8 @@
 import path from "node:path";
+import { bearerTokenProblem } from "../../server/auth/policies.ts";
+import { consoleAsJsonLines, formatLogLine } from "../../server/host/logger.ts";
 import { type Command, type CommandIO, type FlagSpec, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
+import { OBSERVABILITY_FLAGS, observabilityOptions } from "../observability-flags.ts";
 
 const SERVE_FLAGS: FlagSpec[] = [
   { name: "dir", type: "string", description: "a project, or a folder of projects", default: "." },
@@ -7,14 +10,27 @@ const SERVE_FLAGS: FlagSpec[] = [
   { name: "port", type: "string", description: "port to listen on; PORT when the flag is absent", default: "3000" },
   { name: "mode", type: "string", description: "single | multi (default: single for a project, multi for a folder)" },
   { name: "dev", type: "boolean", description: "dev mode: dev routes, every principal's sessions, scripted fallback" },
-  { name: "bearer-token", type: "strings", description: "accept Authorization: Bearer <token> (repeatable; remote access)" },
+  { name: "bearer-token", type: "strings", description: "accept Authorization: Bearer <token> (repeatable; prefer BDK_BEARER_TOKEN: argv is visible to other users)" },
   { name: "allow-anonymous", type: "boolean", description: "admit everyone as user:anonymous (demo only)" },
   { name: "playground", type: "boolean", description: "serve the playground and the agents index (--no-playground)", default: true },
   { name: "schedules", type: "boolean", description: "fire schedules (--no-schedules)", default: true },
   { name: "docs", type: "boolean", description: "serve the documentation at /docs (--no-docs)", default: true },
   { name: "state-root", type: "string", description: "state directory", default: "<dir>/.bdk/state" },
   { name: "model", type: "string", description: "model id for every agent, overrides BDK_MODEL" },
+  ...OBSERVABILITY_FLAGS,
 ];
+
+/** `--bearer-token` values, else `BDK_BEARER_TOKEN`; a token that could not work stops the start. */
+function bearerTokens(args: ParsedArgs, io: CommandIO): string[] | undefined {
+  const flagged = args.flags["bearer-token"] as string[] | undefined;
+  const [tokens, source] = flagged ? [flagged, "--bearer-token"] : [io.env.BDK_BEARER_TOKEN, "BDK_BEARER_TOKEN"];
+  if (tokens === undefined) return undefined;
+  for (const token of [tokens].flat()) {
+    const problem = bearerTokenProblem(token);
+    if (problem) throw new UsageError(`${source} ${problem}: give a token (a long random string) or leave it unset`);
+  }
+  return [tokens].flat();
+}
 
 async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise<number> {
   // PORT and HOST (from the environment or the project's .env) stand in for absent flags, as hosting platforms expect.
@@ -25,36 +41,51 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
   }
   const mode = stringFlag(args, "mode");
   if (mode !== undefined && mode !== "single" && mode !== "multi") throw new UsageError("--mode is single or multi");
+  const authToken = bearerTokens(args, io);
+  const { logFormat = "text", otel } = observabilityOptions(args);
   const log = (line: string) => io.stderr.write(`${line}\n`);
+  const restoreConsole =
+    logFormat === "json"
+      ? consoleAsJsonLines((level, line) => (level === "warn" || level === "error" ? io.stderr : io.stdout).write(`${line}\n`))
+      : undefined;
+  // With --log-format json every line is JSON, the addresses printed at start too.
+  const announce = (line: string) =>
+    io.stdout.write(`${logFormat === "json" ? formatLogLine({ level: "info", message: line }, "json") : line}\n`);
 
-  const { serve } = await import("../../web/serve.ts");
-  const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
-    host: stringFlag(args, "host") ?? (io.env.HOST || undefined),
-    port,
-    mode,
-    dev: dev || args.flags.dev === true,
-    authToken: (args.flags["bearer-token"] as string[] | undefined) ?? io.env.BDK_BEARER_TOKEN,
-    allowAnonymous: args.flags["allow-anonymous"] === true,
-    playground: args.flags.playground !== false,
-    docs: args.flags.docs !== false,
-    schedules: args.flags.schedules !== false,
-    stateRoot: stringFlag(args, "state-root"),
-    model: stringFlag(args, "model"),
-    env: io.env,
-    log,
-  });
-  for (const { slug, opened } of handle.agents) {
-    const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;
-    io.stdout.write(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)\n`);
+  try {
+    const { serve } = await import("../../web/serve.ts");
+    const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
+      host: stringFlag(args, "host") ?? (io.env.HOST || undefined),
+      port,
+      mode,
+      dev: dev || args.flags.dev === true,
+      authToken,
+      allowAnonymous: args.flags["allow-anonymous"] === true,
+      playground: args.flags.playground !== false,
+      docs: args.flags.docs !== false,
+      schedules: args.flags.schedules !== false,
+      stateRoot: stringFlag(args, "state-root"),
+      model: stringFlag(args, "model"),
+      env: io.env,
+      log,
+      logFormat,
+      otel,
+    });
+    for (const { slug, opened } of handle.agents) {
+      const base = handle.agents.length === 1 && mode !== "multi" ? handle.url : `${handle.url}/${slug}`;
+      announce(`${opened.agent.name}: ${base}/playground  (API ${base}/v1)`);
+    }
+    announce(`Serving at ${handle.url} — Ctrl-C to stop.`);
+
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    await handle.close();
+  } finally {
+    restoreConsole?.();
   }
-  io.stdout.write(`Serving at ${handle.url} — Ctrl-C to stop.\n`);
-
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  await handle.close();
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import path from "node:path";
+import { agentTargets, SLUG_FLAG } from "../agent-selection.ts";
 import { booleanFlag, stringFlag, type Command, type CommandIO } from "../command.ts";
-import type { Diagnostic } from "../../server/discover/diagnostics.ts";
+import { agentErrors, hasErrors, type Diagnostic } from "../../server/discover/diagnostics.ts";
 
 const color = (io: CommandIO, code: number, text: string) => (io.stdout.isTTY && !io.env.NO_COLOR ? `\x1b[${code}m${text}\x1b[0m` : text);
 
@@ -18,38 +19,43 @@ export function countLine(diagnostics: Diagnostic[]): string {
   return `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
 }
 
-/** Every project under `dir` (one, or each agent of a multi-agent host) with its diagnostics. */
-export async function validateDir(dir: string): Promise<{ name: string; slug?: string; diagnostics: Diagnostic[] }[]> {
-  const { discoverHost } = await import("../../server/discover/host.ts");
+/** Every project under `dir` (one, each agent of a folder of agents, or the one `slug` names) with its diagnostics. */
+export async function validateDir(dir: string, slug?: string): Promise<{ name: string; slug?: string; diagnostics: Diagnostic[] }[]> {
   const { loadAgent } = await import("../../server/load/load-agent.ts");
-  const layout = discoverHost(dir);
-  if (layout.kind !== "multi") {
-    const loaded = await loadAgent(dir);
-    return [{ name: loaded.manifest?.name ?? path.basename(dir), diagnostics: [...layout.diagnostics, ...loaded.diagnostics] }];
-  }
+  const targets = await agentTargets(dir, slug);
   const results: { name: string; slug?: string; diagnostics: Diagnostic[] }[] = [];
-  if (layout.diagnostics.length > 0) results.push({ name: path.basename(dir), diagnostics: layout.diagnostics });
-  for (const { slug, dir: agentDir } of layout.agents) {
-    const loaded = await loadAgent(agentDir);
-    const diagnostics = loaded.diagnostics.map((diagnostic) => ({ ...diagnostic, file: diagnostic.file && `${slug}/${diagnostic.file}` }));
-    results.push({ name: loaded.manifest?.name ?? slug, slug, diagnostics });
+  if (targets.diagnostics.length > 0) results.push({ name: path.basename(dir), diagnostics: targets.diagnostics });
+  for (const target of targets.agents) {
+    const loaded = await loadAgent(target.dir);
+    const diagnostics = target.slug
+      ? loaded.diagnostics.map((diagnostic) => ({ ...diagnostic, file: diagnostic.file && `${target.slug}/${diagnostic.file}` }))
+      : loaded.diagnostics;
+    results.push({ name: loaded.manifest?.name ?? target.slug ?? path.basename(target.dir), slug: target.slug, diagnostics });
   }
   return results;
+}
+
+/** `valid`, `invalid`, or, when only `evals/` has errors, a verdict saying the agent still runs. */
+function verdict(diagnostics: Diagnostic[], io: CommandIO): string {
+  if (agentErrors(diagnostics).length > 0) return color(io, 31, "invalid");
+  if (hasErrors(diagnostics)) return `${color(io, 31, "evals invalid")}, the agent itself can run`;
+  return color(io, 32, "valid");
 }
 
 export const validateCommand: Command = {
   name: "validate",
   summary: "Check a project's bot/ folder and evals; exit 1 on errors",
-  usage: "bdk validate [--dir D] [--json]",
+  usage: "bdk validate [--dir D [--slug S]] [--json]",
   flags: [
     { name: "dir", type: "string", description: "project directory (or a folder of projects)", default: "." },
+    { ...SLUG_FLAG, description: "in a folder of projects: only this agent" },
     { name: "json", type: "boolean", description: "print { ok, diagnostics } as JSON" },
   ],
   async run(args, io) {
     const dir = path.resolve(io.cwd, stringFlag(args, "dir") ?? ".");
-    const results = await validateDir(dir);
+    const results = await validateDir(dir, stringFlag(args, "slug"));
     const diagnostics = results.flatMap((result) => result.diagnostics);
-    const ok = !diagnostics.some((diagnostic) => diagnostic.severity === "error");
+    const ok = !hasErrors(diagnostics);
     if (booleanFlag(args, "json")) {
       io.stdout.write(`${JSON.stringify({ ok, diagnostics }, null, 2)}\n`);
       return ok ? 0 : 1;
@@ -57,8 +63,7 @@ export const validateCommand: Command = {
     for (const diagnostic of diagnostics) io.stdout.write(`${formatDiagnostic(diagnostic, io)}\n`);
     for (const result of results) {
       const label = result.slug ? `${result.slug} (${result.name})` : result.name;
-      const verdict = result.diagnostics.some((diagnostic) => diagnostic.severity === "error") ? color(io, 31, "invalid") : color(io, 32, "valid");
-      io.stdout.write(`${label}: ${verdict} (${countLine(result.diagnostics)})\n`);
+      io.stdout.write(`${label}: ${verdict(result.diagnostics, io)} (${countLine(result.diagnostics)})\n`);
     }
     return ok ? 0 : 1;
   },

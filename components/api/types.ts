@@ -79,6 +79,8 @@ export interface AgentInfo {
   slug?: string;
   description?: string;
   model?: ModelInfo | string;
+  /** The always-on prompt in brief (the text itself is not sent). */
+  instructions?: { source?: string; files?: string[]; length?: number; firstLine?: string };
   tools?: ToolInfo[];
   skills?: unknown;
   subagents?: unknown;

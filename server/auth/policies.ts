@@ -18,15 +18,36 @@ export type AuthResult =
   | { ok: true; principal: Principal; policy: AuthPolicy["kind"] }
   | { ok: false; status: 401 | 403; message: string };
 
+/**
+ * Headers that say a proxy relayed the request (lower case, as Node gives
+ * them). Any of them makes `localDevStrict` refuse: a proxy on loopback must
+ * not turn remote callers into local ones. Besides the standard ones, the
+ * client-address headers of common CDNs, load balancers and meshes.
+ */
 export const FORWARDING_HEADERS = [
   "forwarded",
+  "forwarded-for",
+  "via",
   "x-forwarded-for",
   "x-forwarded-host",
   "x-forwarded-proto",
   "x-forwarded-port",
+  "x-forwarded-server",
+  "x-original-forwarded-for",
   "x-real-ip",
-  "via",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "x-proxyuser-ip",
+  "true-client-ip",
+  "cf-connecting-ip",
+  "fastly-client-ip",
+  "x-envoy-external-address",
 ];
+
+/** Whether a raw request's headers (`IncomingMessage.headers`) carry any forwarding header. */
+export function hasForwardingHeaders(headers: Readonly<Record<string, unknown>>): boolean {
+  return FORWARDING_HEADERS.some((name) => name in headers);
+}
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
@@ -39,9 +60,34 @@ export function bearerPrincipal(token: string): Principal {
   return { type: "service", id: `bearer-${createHash("sha256").update(token).digest("hex").slice(0, 8)}` };
 }
 
+/** Visible ASCII: what survives an HTTP header intact (parsers strip surrounding whitespace). */
+const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
+
+/** Why `token` cannot be a bearer token, or undefined. An empty one would admit `Bearer ` followed by any blank. */
+export function bearerTokenProblem(token: string): string | undefined {
+  if (token === "") return "is empty";
+  if (!TOKEN_CHARACTERS.test(token)) return "must be visible ASCII characters without spaces";
+  return undefined;
+}
+
+/** The bearer policies for `tokens`; throws naming `source` when one of them cannot be a token. */
+export function bearerPolicies(tokens: readonly string[], source = "bearer token"): AuthPolicy[] {
+  return tokens.map((token) => {
+    const problem = bearerTokenProblem(token);
+    if (problem) throw new BdkError("invalid_request", `${source} ${problem}`);
+    return { kind: "bearer", token };
+  });
+}
+
+/**
+ * `Authorization: <scheme> <credentials>` with the scheme matched
+ * case-insensitively (RFC 7235) and the credentials compared exactly as sent
+ * (no trimming: a Unicode blank is not a token), in constant time.
+ */
 function bearerMatches(expected: string, header: string | null): boolean {
-  if (!header?.startsWith("Bearer ")) return false;
-  const given = createHash("sha256").update(header.slice(7).trim()).digest();
+  const match = header === null ? null : /^([^ ]+) +(.*)$/s.exec(header);
+  if (!match || match[1].toLowerCase() !== "bearer") return false;
+  const given = createHash("sha256").update(match[2]).digest();
   return timingSafeEqual(given, createHash("sha256").update(expected).digest());
 }
 

@@ -102,5 +102,11 @@ export interface HostServices {
     getClient(): Promise<unknown>;
   };
   reminders: RemindersApi;
-  otel: { increment(name: string, valueOrAttrs?: number | Record<string, unknown>, attrs?: Record<string, unknown>): void };
+  /** Metrics: OpenTelemetry instruments when the process exports OTLP, debug log lines otherwise. */
+  otel: {
+    /** A counter: adds `value` (default 1). */
+    increment(name: string, valueOrAttrs?: number | Record<string, unknown>, attrs?: Record<string, unknown>): void;
+    /** A histogram: one measurement (a size, a duration). */
+    record(name: string, value: number, attrs?: Record<string, unknown>): void;
+  };
 }

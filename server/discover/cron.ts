@@ -8,12 +8,16 @@ export function cronProblem(expression: unknown): string | undefined {
   if (fields.length !== 5) {
     return `cron "${expression}" has ${fields.length} field(s); schedules use 5 (minute hour day-of-month month day-of-week)`;
   }
+  let cron: Cron;
   try {
-    new Cron(expression, { paused: true, timezone: "UTC" }).stop();
-    return undefined;
+    cron = new Cron(expression, { paused: true, timezone: "UTC" });
   } catch (error) {
     return `invalid cron "${expression}": ${(error as Error).message}`;
   }
+  // Valid fields can still describe no date at all (February 31): the schedule would never fire.
+  const next = cron.nextRun();
+  cron.stop();
+  return next ? undefined : `cron "${expression}" never fires: no date matches it`;
 }
 
 /** The next firing after `from`, as an ISO string (UTC), or undefined when there is none. */

@@ -26,6 +26,10 @@ export type DiagnosticCode =
   | "invalid_eval"
   | "duplicate_eval_case"
   | "invalid_slug"
+  | "unknown_config_key"
+  | "unknown_model"
+  | "builtin_tool_shadowed"
+  | "invalid_instructions"
   | "unsupported_feature";
 
 export interface Diagnostic {
@@ -35,6 +39,11 @@ export interface Diagnostic {
   file?: string;
   line?: number;
   hint?: string;
+  /**
+   * `evals`: a problem of `evals/` only. It is reported by `validate` and stops
+   * `bdk eval`, but the agent itself still runs (`run`, `call`, `serve`, `info`).
+   */
+  scope?: "evals";
 }
 
 /** Collects diagnostics in the order they are found. */
@@ -52,4 +61,9 @@ export class DiagnosticList {
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((diagnostic) => diagnostic.severity === "error");
+}
+
+/** The errors that keep the agent from running: every error but those of `evals/`. */
+export function agentErrors(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((diagnostic) => diagnostic.severity === "error" && diagnostic.scope !== "evals");
 }

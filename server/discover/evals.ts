@@ -1,7 +1,9 @@
 /**
  * `evals/**\/*.eval.ts` at the project root (spec: evals.md "Files and ids"):
  * the id is the path under `evals/` without the suffix; `index.eval.ts` takes
- * its folder's id. `evals/evals.config.ts` is required once any eval exists.
+ * its folder's id. `evals/evals.config.ts` is optional (most projects have
+ * none): without it the runner uses its defaults. Every diagnostic here has
+ * the `evals` scope, so it never keeps the agent from running.
  */
 import path from "node:path";
 import type { DiagnosticList } from "./diagnostics.ts";
@@ -23,20 +25,21 @@ export function discoverEvals(rootDir: string, diagnostics: DiagnosticList): { e
   for (const relative of listFilesRecursive(path.join(rootDir, "evals"))) {
     const file = `evals/${relative}`;
     if (!relative.includes("/") && moduleStem(relative) === "evals.config") {
-      if (evalsConfigFile) diagnostics.error("multiple_forms", `the eval config is defined twice: ${evalsConfigFile} and ${file}`, { file });
+      if (evalsConfigFile) diagnostics.error("multiple_forms", `the eval config is defined twice: ${evalsConfigFile} and ${file}`, { file, scope: "evals" });
       else evalsConfigFile = file;
       continue;
     }
     if (!EVAL_SUFFIX.test(relative)) continue;
     const id = evalFileId(relative);
     const existing = evals.find((candidate) => candidate.name === id);
-    if (existing) diagnostics.error("duplicate_name", `eval "${id}" is defined twice: ${existing.file} and ${file}`, { file });
+    if (existing) diagnostics.error("duplicate_name", `eval "${id}" is defined twice: ${existing.file} and ${file}`, { file, scope: "evals" });
     else evals.push({ name: id, file });
   }
   if (evals.length > 0 && !evalsConfigFile) {
-    diagnostics.error("missing_evals_config", "evals exist but evals/evals.config.ts is missing", {
+    diagnostics.warning("missing_evals_config", "evals exist but evals/evals.config.ts does not; bdk eval uses its defaults", {
       file: "evals/evals.config.ts",
-      hint: 'Create it: export default defineEvalConfig({ maxConcurrency: 4 }) (import from "@cursor/bdk/evals").',
+      hint: 'To choose the settings: export default defineEvalConfig({ maxConcurrency: 4 }) (import from "@cursor/bdk/evals").',
+      scope: "evals",
     });
   }
   return { evals, evalsConfigFile };

@@ -48,3 +48,35 @@ export function discoverHost(dir: string): HostLayout {
   }
   return { kind: "multi", dir: root, agents, diagnostics: diagnostics.items };
 }
+
+/** The one agent a command works on, and the folder of agents it belongs to (`--dir parent --slug a`). */
+export type AgentSelection =
+  | { ok: true; dir: string; slug?: string; host?: { dir: string; agents: HostAgent[] } }
+  | { ok: false; message: string };
+
+/**
+ * `dir` itself when it is a project; in a folder of agents, the one named by
+ * `slug` (or the only one). Otherwise the message says what to pass,
+ * listing the slugs to choose from.
+ */
+export function selectAgent(dir: string, slug?: string): AgentSelection {
+  const layout = discoverHost(dir);
+  if (layout.kind === "single") {
+    if (slug === undefined || slug === path.basename(layout.dir)) return { ok: true, dir: layout.dir };
+    return { ok: false, message: `--slug ${slug}: ${layout.dir} is one agent, not a folder of agents; leave out --slug` };
+  }
+  if (layout.kind === "empty") {
+    // The loader reports the missing bot/ folder in its own words.
+    return slug === undefined ? { ok: true, dir: layout.dir } : { ok: false, message: `--slug ${slug}: ${layout.dir} holds no agents (no bot/ folder in it or its subfolders)` };
+  }
+  if (layout.agents.length === 0) return { ok: false, message: layout.diagnostics.map((diagnostic) => diagnostic.message).join("; ") };
+  const slugs = layout.agents.map((agent) => agent.slug).join(", ");
+  const host = { dir: layout.dir, agents: layout.agents };
+  if (slug === undefined) {
+    if (layout.agents.length === 1) return { ok: true, dir: layout.agents[0].dir, slug: layout.agents[0].slug, host };
+    return { ok: false, message: `${layout.dir} is a folder of ${layout.agents.length} agents; choose one with --slug (${slugs})` };
+  }
+  const agent = layout.agents.find((candidate) => candidate.slug === slug);
+  if (!agent) return { ok: false, message: `--slug ${slug}: no agent "${slug}" in ${layout.dir}; its agents are ${slugs}` };
+  return { ok: true, dir: agent.dir, slug: agent.slug, host };
+}

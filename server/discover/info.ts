@@ -1,3 +1,4 @@
+import path from "node:path";
 import { zodToJsonSchema } from "../load/input-schema.ts";
 import type { ZodLike } from "../authoring/tools.ts";
 /**
@@ -33,6 +34,8 @@ export interface ProjectInfo {
   model: ModelInfo;
   modelFallbacks: ModelInfo[];
   /** Harness built-in tool allowlist (`defineAgent({ tools })`); `"all"` when unset. */
+  /** The always-on prompt in brief; the text itself is not part of info. */
+  instructions: InstructionsSummary;
   harnessTools: string[] | "all";
   builtinTools: string[];
   concurrency?: { maxRunningTurns?: number };
@@ -49,7 +52,8 @@ export interface ProjectInfo {
     file?: string;
   }[];
   skills: { name: string; description: string; file: string; files: string[] }[];
-  subagents: { id: string; description: string; model?: ModelInfo; file: string }[];
+  /** `name`: the subagent's `defineAgent({ name })`, else its id. */
+  subagents: { id: string; name: string; description: string; model?: ModelInfo; file: string; instructions: InstructionsSummary }[];
   connections: ({
     name: string;
     scope: "model" | "host";
@@ -80,11 +84,36 @@ export interface ProjectInfo {
   diagnostics: Diagnostic[];
 }
 
+export interface InstructionsSummary {
+  /** The file they come from (`bot/instructions.md`), the folder (`bot/instructions/`), or the agent.ts holding them inline. */
+  source: string;
+  /** An instructions/ folder's files, in the order they are joined. */
+  files?: string[];
+  /** Characters of the text the model gets (extension instructions included). */
+  length: number;
+  /** Its first non-blank line, shortened past 200 characters. */
+  firstLine: string;
+}
+
 /** A connection's client state, known only while the agent runs (`GET /v1/info`, not `bdk info`). */
 export interface ConnectionState {
   status: "idle" | "connected" | "error";
   error?: string;
   tools?: string[];
+}
+
+const FIRST_LINE_LIMIT = 200;
+
+function summarizeInstructions(text: string, files: string[], inlineSource: string): InstructionsSummary {
+  const line = text.split("\n").find((candidate) => candidate.trim())?.trim() ?? "";
+  // The files of an instructions/ folder are named by the folder (even when it holds one file).
+  const folder = files.length > 1 || files[0]?.includes("/instructions/");
+  return {
+    source: files.length === 0 ? inlineSource : folder ? `${path.posix.dirname(files[0])}/` : files[0],
+    ...(folder ? { files } : {}),
+    length: text.length,
+    firstLine: line.length > FIRST_LINE_LIMIT ? `${line.slice(0, FIRST_LINE_LIMIT - 1)}…` : line,
+  };
 }
 
 function modelInfo(setting: ModelSetting): ModelInfo {
@@ -142,6 +171,7 @@ export function projectInfo(
     version: agent.version,
     model: { ...(config.model ? modelInfo(config.model) : { ...DEFAULT_MODEL, isDefault: true }), ...effective },
     modelFallbacks: (config.modelFallbacks ?? []).map(modelInfo),
+    instructions: summarizeInstructions(agent.instructions, agent.instructionsFiles ?? [], "(none)"),
     harnessTools: config.tools ?? "all",
     builtinTools: Object.entries(config.builtinTools ?? {})
       .filter(([, enabled]) => enabled)
@@ -162,9 +192,11 @@ export function projectInfo(
     skills: agent.skills.map((skill) => ({ name: skill.name, description: skill.description, file: skill.file, files: Object.keys(skill.files) })),
     subagents: agent.subagents.map((subagent) => ({
       id: subagent.id,
+      name: subagent.config.name ?? subagent.id,
       description: subagent.description,
       model: subagent.config.model ? modelInfo(subagent.config.model) : undefined,
       file: subagent.file,
+      instructions: summarizeInstructions(subagent.instructions, subagent.instructionsFile ? [subagent.instructionsFile] : [], subagent.file),
     })),
     connections: [...agent.connections.values()].map((connection) => ({
       name: connection.name,

@@ -4,6 +4,7 @@
  * goes when a recorder is given.
  */
 import type { EvalConfigDefinition } from "../authoring/evals.ts";
+import type { Diagnostic } from "../discover/diagnostics.ts";
 import type { LoadedEvalCase, LoadedEvals } from "../load/types.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { EvalContext } from "./eval-context.ts";
@@ -17,7 +18,7 @@ import { caseResult, countVerdicts, iterationVerdict, runPassed } from "./verdic
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_CONCURRENCY = 4;
 
-/** A problem with the eval setup itself (exit 2): no config, no evals, an unknown id, a bad limit. */
+/** A problem with the eval setup itself (exit 2): eval files with errors, no evals, an unknown id, a bad limit. */
 export class EvalConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -25,30 +26,66 @@ export class EvalConfigError extends Error {
   }
 }
 
-export interface EvalPlan {
-  cases: LoadedEvalCase[];
-  config: EvalConfigDefinition;
+/** The settings a run uses, and which of them are the runner's defaults rather than the project's. */
+export interface EvalSettings {
   maxConcurrency: number;
+  timeoutMs: number;
+  judge?: { model: string };
+  /** Setting names taken from the defaults (`maxConcurrency`, `timeoutMs`, `judge`). */
+  defaults: string[];
 }
 
-/** Checks the config and picks the cases; throws `EvalConfigError` when there is nothing sound to run. */
+export interface EvalPlan {
+  cases: LoadedEvalCase[];
+  settings: EvalSettings;
+}
+
+/** `evals.config.ts` (checked when loaded) over the defaults, and `--max-concurrency` over both. */
+function settingsOf(config: EvalConfigDefinition, maxConcurrencyFlag: number | undefined): EvalSettings {
+  const defaults: string[] = [];
+  const pick = <T>(name: string, value: T | undefined, fallback: T): T => {
+    if (value !== undefined) return value;
+    defaults.push(name);
+    return fallback;
+  };
+  const maxConcurrency = maxConcurrencyFlag ?? pick("maxConcurrency", config.maxConcurrency, DEFAULT_MAX_CONCURRENCY);
+  const timeoutMs = pick("timeoutMs", config.timeoutMs, DEFAULT_TIMEOUT_MS);
+  if (!config.judge) defaults.push("judge");
+  return { maxConcurrency, timeoutMs, ...(config.judge ? { judge: config.judge } : {}), defaults };
+}
+
+/** One line naming the defaults a run took, e.g. for `bdk eval` without evals.config.ts. */
+export function describeDefaults(settings: EvalSettings): string {
+  const described: Record<string, string> = {
+    maxConcurrency: `maxConcurrency ${settings.maxConcurrency}`,
+    timeoutMs: `timeoutMs ${settings.timeoutMs} per case`,
+    judge: "no judge model (t.judge assertions are skipped)",
+  };
+  return settings.defaults.map((name) => described[name]).join(", ");
+}
+
+function formatProblem(diagnostic: Diagnostic): string {
+  return `  ${diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ""}  ` : ""}${diagnostic.message}`;
+}
+
+/** Throws `EvalConfigError` listing the errors of `evals/` (a file that failed to load, a bad config field). */
+export function assertEvalsLoaded(evals: LoadedEvals | undefined): void {
+  const problems = (evals?.diagnostics ?? []).filter((diagnostic) => diagnostic.severity === "error");
+  if (problems.length > 0) throw new EvalConfigError(`the evals have errors:\n${problems.map(formatProblem).join("\n")}`);
+}
+
+/** Checks the setup and picks the cases; throws `EvalConfigError` when there is nothing sound to run. */
 export function planRun(evals: LoadedEvals | undefined, filter: CaseFilter & { maxConcurrency?: number }): EvalPlan {
+  assertEvalsLoaded(evals);
   if (!evals || evals.cases.length === 0) throw new EvalConfigError("this project has no evals (evals/**/*.eval.ts)");
-  if (!evals.config) throw new EvalConfigError("evals/evals.config.ts is missing or does not default-export defineEvalConfig(...)");
   const { cases, unknownIds } = selectCases(evals.cases, filter);
   if (unknownIds.length > 0) throw new EvalConfigError(`no eval matches ${unknownIds.map((id) => JSON.stringify(id)).join(", ")}`);
   if (cases.length === 0) throw new EvalConfigError(`no eval has the tag ${(filter.tags ?? []).map((tag) => JSON.stringify(tag)).join(" or ")}`);
-  const maxConcurrency = filter.maxConcurrency ?? evals.config.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-  if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
-    throw new EvalConfigError(`maxConcurrency must be a positive integer, got ${JSON.stringify(maxConcurrency)}`);
+  const settings = settingsOf(evals.config ?? {}, filter.maxConcurrency);
+  if (!Number.isInteger(settings.maxConcurrency) || settings.maxConcurrency < 1) {
+    throw new EvalConfigError(`maxConcurrency must be a positive integer, got ${JSON.stringify(settings.maxConcurrency)}`);
   }
-  const timeouts = [{ where: "evals/evals.config.ts", value: evals.config.timeoutMs }, ...cases.map((c) => ({ where: c.id, value: c.timeoutMs }))];
-  for (const { where, value } of timeouts) {
-    if (value !== undefined && !(typeof value === "number" && value > 0)) {
-      throw new EvalConfigError(`timeoutMs of ${where} must be a positive number of milliseconds, got ${JSON.stringify(value)}`);
-    }
-  }
-  return { cases, config: evals.config, maxConcurrency };
+  return { cases, settings };
 }
 
 export interface RunEvalsInput {
@@ -67,12 +104,12 @@ export async function runEvals(input: RunEvalsInput): Promise<EvalRunReport> {
   const now = input.now ?? (() => new Date());
   const { plan } = input;
   const startedAt = now();
-  const options: RunOptionsRecord = { ...input.options, maxConcurrency: plan.maxConcurrency };
+  const options: RunOptionsRecord = { ...input.options, maxConcurrency: plan.settings.maxConcurrency };
 
   const jobs = plan.cases.flatMap((evalCase) => Array.from({ length: evalCase.iterations }, (_, iteration) => ({ evalCase, iteration })));
   const finished = new Map<string, IterationResult[]>();
   const results = new Map<string, CaseResult>();
-  await runPool(jobs, plan.maxConcurrency, async ({ evalCase, iteration }) => {
+  await runPool(jobs, plan.settings.maxConcurrency, async ({ evalCase, iteration }) => {
     if (iteration === 0) input.onCaseStarted?.(evalCase);
     const result = await runIteration(input, evalCase, iteration);
     const done = finished.get(evalCase.id) ?? [];
@@ -108,7 +145,7 @@ export async function runEvals(input: RunEvalsInput): Promise<EvalRunReport> {
 async function runIteration(input: RunEvalsInput, evalCase: LoadedEvalCase, iteration: number): Promise<IterationResult> {
   const title = `eval ${evalCase.id}${evalCase.iterations > 1 ? ` #${iteration + 1}` : ""}`;
   const t = new EvalContext({ target: input.target, title, dryRun: input.options.dryRun, judge: input.judge });
-  const timeoutMs = evalCase.timeoutMs ?? input.plan.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = evalCase.timeoutMs ?? input.plan.settings.timeoutMs;
   const started = performance.now();
   let error: string | undefined;
   try {

@@ -37,7 +37,7 @@ export function startRun(input: StartRunInput): StartedRun {
   const options: RunOptionsRecord = {
     ids: input.filter.ids ?? [],
     tags: input.filter.tags ?? [],
-    maxConcurrency: plan.maxConcurrency,
+    maxConcurrency: plan.settings.maxConcurrency,
     ...input.options,
   };
   const recorder = input.store ? EvalRunRecorder.start(input.store, { agent: input.agent, options, cases: plan.cases }) : undefined;
@@ -45,7 +45,7 @@ export function startRun(input: StartRunInput): StartedRun {
     agent: input.agent,
     plan,
     target: input.target,
-    judge: createJudge(plan.config.judge, input.env),
+    judge: createJudge(plan.settings.judge, input.env),
     options,
     recorder,
     onCaseStarted: input.onCaseStarted,

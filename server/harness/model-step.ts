@@ -28,6 +28,8 @@ export interface StepOutcome {
   usage: TokenUsage;
   /** The assistant message(s) to append to the conversation. */
   responseMessages: ModelMessage[];
+  /** The provider's `response-metadata`: the model that answered and its response id. */
+  response: { modelId?: string; id?: string };
 }
 
 /** Loaded on the first turn (once): an idle server does without the AI SDK, about 15 MB. */
@@ -109,6 +111,7 @@ class StepReader {
   private readonly open = new Map<string, Extract<ContentPart, { type: "text" | "reasoning" }>>();
   private finishReason = "unknown";
   private usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  private readonly response: StepOutcome["response"] = {};
 
   constructor(private readonly onEvent: (draft: EventDraft) => void) {}
 
@@ -160,6 +163,10 @@ class StepReader {
           cachedInputTokens: part.usage.inputTokens.cacheRead ?? 0,
         };
         break;
+      case "response-metadata":
+        if (part.modelId) this.response.modelId = part.modelId;
+        if (part.id) this.response.id = part.id;
+        break;
       case "error":
         this.failure = part.error;
         break;
@@ -188,6 +195,7 @@ class StepReader {
       finishReason: this.finishReason,
       usage: this.usage,
       responseMessages: assistant.length > 0 ? [{ role: "assistant", content: assistant }] : [],
+      response: this.response,
     };
   }
 

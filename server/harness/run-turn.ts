@@ -3,7 +3,7 @@ import type { ProviderOptions } from "@ai-sdk/provider-utils";
 import type { ModelMessage, ToolModelMessage } from "ai";
 import type { ToolContext } from "../authoring/tools.ts";
 import type { LoadedTool } from "../load/types.ts";
-import { addUsage, type EventDraft, type TokenUsage, type ToolAction, ZERO_USAGE } from "../protocol/events.ts";
+import { addUsage, type EventDraft, type StepModel, type TokenUsage, type ToolAction, ZERO_USAGE } from "../protocol/events.ts";
 import { executeTool, toModelOutput, type ToolOutcome } from "./execute-tool.ts";
 import { assistantMessage } from "./history.ts";
 import { runModelStep, type StepOutcome } from "./model-step.ts";
@@ -122,8 +122,9 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
     const started = performance.now();
 
     let outcome: StepOutcome;
+    let candidate: ModelCandidate | undefined;
     for (;;) {
-      const candidate = request.models[candidateIndex];
+      candidate = request.models[candidateIndex];
       if (!candidate) throw new Error("No model is available for this turn.");
       try {
         outcome = await runModelStep({
@@ -143,6 +144,7 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
       }
     }
 
+    const modelDurationMs = Math.round((performance.now() - started) * 100) / 100;
     usage = addUsage(usage, outcome.usage);
     messages.push(...outcome.responseMessages);
     if (outcome.text) {
@@ -160,6 +162,8 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
         durationMs: Math.round(performance.now() - started),
         finishReason: outcome.finishReason,
         usage: outcome.usage,
+        model: stepModel(candidate, outcome),
+        modelDurationMs,
       },
     });
     if (outcome.toolCalls.length > 0) continue;
@@ -175,6 +179,17 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
   }
 
   return { text: finalText, usage, messages, model: request.models[candidateIndex]?.id ?? "none" };
+}
+
+function stepModel(candidate: ModelCandidate, outcome: StepOutcome): StepModel {
+  const { modelId, id } = outcome.response;
+  return {
+    id: candidate.id,
+    provider: candidate.model.provider,
+    requestModel: candidate.model.modelId,
+    ...(modelId ? { responseModel: modelId } : {}),
+    ...(id ? { responseId: id } : {}),
+  };
 }
 
 /** Runs a step's calls in order (through the approval gate), recording each `action.result`. */

@@ -3,10 +3,11 @@
  * files into it, and the one confinement check every file tool goes through.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { constants, copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedSkill, LoadedTool } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
+import { ConfinedPathError, openFileBeneath, writeFileBeneath } from "./confined-fs.ts";
 import { agentToolScript, agentToolScriptPath } from "./builtin-tools/agent-tool-script.ts";
 import { withAgentToolsSection } from "./builtin-tools/agents-file.ts";
 
@@ -95,36 +96,39 @@ function checkFilePath(dir: string, relative: string, contents: unknown): { targ
   return { target };
 }
 
-export interface PlannedFile {
+interface PlannedFile {
   relative: string;
-  target: string;
   contents: string;
 }
 
 /**
  * Checks every entry against the workspace as it is now (synchronously, so a
  * caller can refuse a request before changing anything); throws on the first
- * bad path.
+ * bad path. The writes check again as they go (`writeFileBeneath`).
  */
 export function planWorkspaceFiles(dir: string, files: Record<string, string>, label = "workspaceFiles"): PlannedFile[] {
   return Object.entries(files).map(([relative, contents]) => {
     const checked = checkFilePath(dir, relative, contents);
     if ("reason" in checked) throw new BdkError("invalid_request", `${label}: ${JSON.stringify(relative)} ${checked.reason}`);
-    return { relative: path.posix.normalize(relative.replaceAll("\\", "/")), target: checked.target, contents };
+    return { relative: path.posix.normalize(relative.replaceAll("\\", "/")), contents };
   });
 }
 
-export async function writePlannedFiles(planned: PlannedFile[]): Promise<string[]> {
-  for (const { target, contents } of planned) {
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, contents);
+/**
+ * Validates every entry first, then writes each beneath `dir`, so a folder
+ * swapped for a symlink meanwhile cannot carry a write out; one bad path
+ * means nothing is written.
+ */
+async function writeConfinedFiles(dir: string, files: Record<string, string>, label: string): Promise<string[]> {
+  const planned = planWorkspaceFiles(dir, files, label);
+  for (const { relative, contents } of planned) {
+    try {
+      await writeFileBeneath(dir, relative, contents);
+    } catch (error) {
+      throw new BdkError("invalid_request", `${label}: ${JSON.stringify(relative)}: ${(error as Error).message}`);
+    }
   }
   return planned.map((file) => file.relative);
-}
-
-/** Validates every entry first, then writes; one bad path means nothing is written. */
-async function writeConfinedFiles(dir: string, files: Record<string, string>, label: string): Promise<string[]> {
-  return writePlannedFiles(planWorkspaceFiles(dir, files, label));
 }
 
 /** Per-send files (relative path → contents) written before a turn. Returns the written relative paths. */
@@ -136,16 +140,15 @@ export function writeWorkspaceFiles(dir: string, files: Record<string, string>):
 async function copyMissing(from: string, workspace: string, relative = ""): Promise<void> {
   const entries = await readdir(path.join(from, relative), { withFileTypes: true });
   for (const entry of entries) {
-    const child = path.join(relative, entry.name);
-    const target = resolveInside(workspace, child);
-    const existing = lstatOrUndefined(target);
+    const child = relative ? `${relative}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
-      // The model may have replaced a seed folder by a file; its choice stands.
-      if (existing && !existing.isDirectory()) continue;
-      await mkdir(target, { recursive: true });
       await copyMissing(from, workspace, child);
-    } else if (entry.isFile() && !existing) {
-      await copyFile(path.join(from, child), target, constants.COPYFILE_EXCL);
+    } else if (entry.isFile()) {
+      const contents = await readFile(path.join(from, child));
+      await writeFileBeneath(workspace, child, contents, { onlyIfMissing: true }).catch((error: unknown) => {
+        // The model may have replaced a seed folder by a file; its choice stands.
+        if (!(error instanceof ConfinedPathError && error.code === "ENOTDIR")) throw error;
+      });
     }
   }
 }
@@ -155,12 +158,18 @@ function skillDocument(skill: LoadedSkill): string {
   return `${frontmatter}${skill.markdown.trim()}\n`;
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
+async function readIfExists(dir: string, relative: string): Promise<string | undefined> {
+  let opened: Awaited<ReturnType<typeof openFileBeneath>>;
   try {
-    return await readFile(file, "utf8");
+    opened = await openFileBeneath(dir, relative);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (error instanceof ConfinedPathError && error.code === "ENOENT") return undefined;
     throw error;
+  }
+  try {
+    return await opened.file.readFile("utf8");
+  } finally {
+    await opened.file.close();
   }
 }
 
@@ -188,8 +197,9 @@ export async function prepareWorkspace(options: WorkspaceSetup): Promise<void> {
   if (options.seedDir) await copyMissing(options.seedDir, dir);
 
   for (const skill of options.skills) {
-    const skillDir = resolveInside(dir, path.join(".cursor", "skills", skill.name));
-    await writeConfinedFiles(skillDir, { ...skill.files, "SKILL.md": skillDocument(skill) }, `skill ${JSON.stringify(skill.name)}`);
+    const files = Object.entries({ ...skill.files, "SKILL.md": skillDocument(skill) });
+    const placed = Object.fromEntries(files.map(([relative, contents]) => [`.cursor/skills/${skill.name}/${relative}`, contents]));
+    await writeConfinedFiles(dir, placed, `skill ${JSON.stringify(skill.name)}`);
   }
 
   const scripts: Record<string, string> = {};
@@ -199,8 +209,7 @@ export async function prepareWorkspace(options: WorkspaceSetup): Promise<void> {
   }
   await writeConfinedFiles(dir, scripts, "agent tools");
 
-  const agentsFile = resolveInside(dir, "AGENTS.md");
-  const current = await readIfExists(agentsFile);
+  const current = await readIfExists(dir, "AGENTS.md");
   const next = withAgentToolsSection(current, options.agentName, options.agentTools);
-  if (next !== current && next !== undefined) await writeFile(agentsFile, next);
+  if (next !== current && next !== undefined) await writeFileBeneath(dir, "AGENTS.md", next);
 }

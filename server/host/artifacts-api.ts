@@ -15,8 +15,9 @@ export interface ArtifactsApiOptions {
 }
 
 /**
- * `ctx.artifacts`: tag creates or updates by kind + key. With a registry,
- * undeclared kinds are refused and `data` is parsed by the kind's schema.
+ * `ctx.artifacts`: tag creates or updates by owner + kind + key (the owner is
+ * the session's principal). With a registry, undeclared kinds are refused and
+ * `data` is parsed by the kind's schema.
  */
 export function createArtifactsApi(options: ArtifactsApiOptions): ArtifactsApi {
   const { store, registry } = options;
@@ -43,7 +44,9 @@ export function createArtifactsApi(options: ArtifactsApiOptions): ArtifactsApi {
       return { id: row.id };
     },
     async list(filter) {
-      return store.artifacts.list(filter ?? {}).map((row) => ({
+      // In a session: what its principal owns and what nobody owns, as the HTTP routes show that principal.
+      const owner = options.sessionId ? store.sessions.get(options.sessionId)?.principal : undefined;
+      return store.artifacts.list({ ...filter, ...(owner ? { visibleTo: owner } : {}) }).map((row) => ({
         id: row.id,
         kind: row.kind,
         key: row.key,

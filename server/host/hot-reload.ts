@@ -1,4 +1,5 @@
 import { type FSWatcher, watch } from "node:fs";
+import { agentErrors } from "../discover/diagnostics.ts";
 import { loadAgent } from "../load/load-agent.ts";
 import type { OpenedAgent } from "./open-agent.ts";
 
@@ -14,7 +15,7 @@ export function watchForChanges(opened: OpenedAgent, debounceMs = 100): () => vo
 
   const reload = async () => {
     const loaded = await loadAgent(opened.agent.rootDir);
-    const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+    const errors = agentErrors(loaded.diagnostics);
     if (!loaded.agent || errors.length > 0) {
       opened.logger.error("Reload failed; still running the previous version.", {
         errors: errors.map((diagnostic) => `${diagnostic.file ?? ""} ${diagnostic.message}`.trim()),

@@ -1,6 +1,12 @@
+import { format, stripVTControlCharacters } from "node:util";
 import type { Store } from "../store/index.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** How echoed lines look: `[level] message {fields}` for people, one JSON object a line for log shippers. */
+export type LogFormat = "text" | "json";
+
+export const LOG_FORMATS: readonly LogFormat[] = ["text", "json"];
 
 export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;
@@ -9,11 +15,19 @@ export interface Logger {
   error(msg: string, data?: Record<string, unknown>): void;
 }
 
+export interface LoggerOptions {
+  /** Default `text`. */
+  format?: LogFormat;
+  /** Named on every JSON line (`agent`). */
+  agent?: string;
+}
+
 /**
- * Log lines go to the state database (served by `GET /v1/logs`) and, when
- * `echo` is given, to the terminal. Debug lines are stored but not echoed.
+ * Log lines go to the state database (served by `GET /v1/logs`, whatever
+ * the format) and, when `echo` is given, to the terminal. Debug lines are
+ * stored but not echoed.
  */
-export function createLogger(store: Store | undefined, echo?: (line: string) => void): Logger {
+export function createLogger(store: Store | undefined, echo?: (line: string) => void, options: LoggerOptions = {}): Logger {
   const write = (level: LogLevel, msg: string, data?: Record<string, unknown>) => {
     try {
       store?.logs.append(level, msg, data);
@@ -21,10 +35,7 @@ export function createLogger(store: Store | undefined, echo?: (line: string) => 
       // Logging never throws into its caller: with the store closed or busy, the line goes to stderr.
       process.stderr.write(`[${level}] ${msg} (not stored: ${error instanceof Error ? error.message : String(error)})\n`);
     }
-    if (echo && level !== "debug") {
-      const extra = data && Object.keys(data).length > 0 ? ` ${JSON.stringify(data)}` : "";
-      echo(`[${level}] ${msg}${extra}`);
-    }
+    if (echo && level !== "debug") echo(formatLogLine({ level, message: msg, agent: options.agent, data }, options.format));
   };
   return {
     debug: (msg, data) => write("debug", msg, data),
@@ -32,4 +43,62 @@ export function createLogger(store: Store | undefined, echo?: (line: string) => 
     warn: (msg, data) => write("warn", msg, data),
     error: (msg, data) => write("error", msg, data),
   };
+}
+
+/** Keys of a line's data that name its session and turn, lifted to the top of a JSON line. */
+const SESSION_KEYS = ["sessionId", "session"];
+const TURN_KEYS = ["turnId", "turn"];
+
+/**
+ * One echoed line. JSON lines are `{ time, level, agent?, session?, turn?,
+ * message, fields? }`, one object a line, so a shipper can index a session's
+ * lines without parsing messages.
+ */
+export function formatLogLine(
+  line: { level: LogLevel; message: string; agent?: string; data?: Record<string, unknown> },
+  format: LogFormat = "text",
+): string {
+  const data = line.data ?? {};
+  if (format === "text") {
+    const extra = Object.keys(data).length > 0 ? ` ${JSON.stringify(data)}` : "";
+    return `[${line.level}] ${line.message}${extra}`;
+  }
+  const fields: Record<string, unknown> = { ...data };
+  const session = liftString(fields, SESSION_KEYS);
+  const turn = liftString(fields, TURN_KEYS);
+  return JSON.stringify({
+    time: new Date().toISOString(),
+    level: line.level,
+    ...(line.agent ? { agent: line.agent } : {}),
+    ...(session ? { session } : {}),
+    ...(turn ? { turn } : {}),
+    message: line.message,
+    ...(Object.keys(fields).length > 0 ? { fields } : {}),
+  });
+}
+
+function liftString(fields: Record<string, unknown>, keys: string[]): string | undefined {
+  for (const key of keys) {
+    const value = fields[key];
+    if (typeof value !== "string") continue;
+    delete fields[key];
+    return value;
+  }
+  return undefined;
+}
+
+const CONSOLE_LEVELS = { log: "info", info: "info", debug: "debug", warn: "warn", error: "error" } as const;
+
+/**
+ * Under `--log-format json`, what is printed with `console.*` (Next.js's own
+ * lines, a tool's `console.log`) becomes JSON lines too, so a log shipper
+ * reads one format. Returns the function that puts the console back.
+ */
+export function consoleAsJsonLines(write: (level: LogLevel, line: string) => void): () => void {
+  const original = { ...console };
+  for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
+    console[method as keyof typeof CONSOLE_LEVELS] = (...args: unknown[]) =>
+      write(level, formatLogLine({ level, message: stripVTControlCharacters(format(...args)) }, "json"));
+  }
+  return () => Object.assign(console, original);
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Diagnostic } from "../discover/diagnostics.ts";
+import { agentErrors, type Diagnostic } from "../discover/diagnostics.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { sandboxAvailable } from "../harness/builtin-tools/index.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -13,7 +13,9 @@ import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { AgentAutomation } from "./automation.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
+import type { Telemetry } from "../telemetry/start-telemetry.ts";
+import { createLogger, type LogFormat, type Logger } from "./logger.ts";
 import { createHostServices } from "./services.ts";
 
 export interface OpenAgentOptions {
@@ -24,12 +26,18 @@ export interface OpenAgentOptions {
   dev?: boolean;
   /** `--model`: wins over BDK_MODEL and the agent's own setting. */
   model?: string;
-  /** Where human-readable log lines go (the terminal of `bdk serve`). */
+  /** Where log lines go (the terminal of `bdk serve`). */
   echo?: (line: string) => void;
+  /** How echoed lines look (`--log-format`); default text. */
+  logFormat?: LogFormat;
+  /** `--otel <url>` and `--otel-content`; the `OTEL_*` variables of `env` apply too. */
+  otel?: TelemetryFlags;
   /** Time for schedules and reminders (tests inject a manual clock). */
   clock?: Clock;
   /** Reaches another agent mounted on this host, for peer MCP connections (`agent: "<slug>"`). */
   connectPeer?: (agentSlug: string) => Promise<Transport>;
+  /** The agent's slug in a folder of agents: load errors name it with the folder. */
+  slug?: string;
 }
 
 export interface OpenedAgent {
@@ -51,11 +59,14 @@ export interface OpenedAgent {
   close(): Promise<void>;
 }
 
+/** The agent cannot run: its errors (those of `evals/` excepted), under a line naming the agent (`agent "a" (/x/a)`). */
 export class AgentLoadError extends Error {
-  constructor(readonly diagnostics: Diagnostic[]) {
+  constructor(
+    readonly diagnostics: Diagnostic[],
+    agent = "the agent",
+  ) {
     super(
-      `the agent has errors:\n${diagnostics
-        .filter((diagnostic) => diagnostic.severity === "error")
+      `${agent} has errors:\n${agentErrors(diagnostics)
         .map((diagnostic) => `  ${diagnostic.file ?? ""}  ${diagnostic.message}`)
         .join("\n")}`,
     );
@@ -74,8 +85,9 @@ export function defaultStateRoot(projectDir: string): string {
 export async function openAgent(projectDir: string, options: OpenAgentOptions = {}): Promise<OpenedAgent> {
   const dir = path.resolve(projectDir);
   const loaded = await loadAgent(dir);
-  if (!loaded.agent || loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) {
-    throw new AgentLoadError(loaded.diagnostics);
+  // Problems of evals/ stop `bdk eval`, not the agent.
+  if (!loaded.agent || agentErrors(loaded.diagnostics).length > 0) {
+    throw new AgentLoadError(loaded.diagnostics, options.slug ? `agent "${options.slug}" (${dir})` : `the agent in ${dir}`);
   }
   const agent = loaded.agent;
   if (agent.config.local?.sandbox && !sandboxAvailable()) {
@@ -85,8 +97,9 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   }
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
   const store = openStore(stateRoot);
-  const logger = createLogger(store, options.echo);
+  const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
   const env = options.env ?? process.env;
+  const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
 
   const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] =>
     resolveModelChain(config.model, config.modelFallbacks ?? [], {
@@ -121,9 +134,11 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     logger,
     resolveModels,
     isModelUnavailable: isModelUnavailableError,
-    host: createHostServices({ agentName: agent.name, store, logger, env, reminders, mcp }),
+    host: createHostServices({ agentName: agent.name, store, logger, env, reminders, mcp, metrics: telemetry?.metrics }),
     mcp,
+    onSubagentEvent: telemetry?.subagentEvent,
   });
+  if (telemetry) runtime.observe(telemetry.recorded);
   const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
   const recovered = runtime.recover();
   if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
@@ -145,9 +160,27 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       await runtime.close();
       // After the turns: a turn that was still calling an MCP tool has been stopped.
       await mcp.close();
+      await telemetry?.shutdown();
       store.close();
     },
   };
+}
+
+/**
+ * OpenTelemetry when an endpoint is configured; otherwise undefined, and the
+ * SDK is never loaded (an idle server does without it).
+ */
+async function openTelemetry(
+  env: Record<string, string | undefined>,
+  flags: TelemetryFlags,
+  agent: ResolvedAgent,
+  logger: Logger,
+): Promise<Telemetry | undefined> {
+  const { settings, warnings } = telemetrySettings(env, flags, { serviceName: agent.name });
+  for (const warning of warnings) logger.warn(`OpenTelemetry: ${warning}`);
+  if (!settings) return undefined;
+  const { startTelemetry } = await import("../telemetry/start-telemetry.ts");
+  return startTelemetry(settings, { agentName: agent.name, logger });
 }
 
 /** `bdk dev` without a credential runs the scripted model: say so once, loudly, at start. */

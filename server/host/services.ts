@@ -4,6 +4,7 @@ import { slackHostServices } from "../channels/slack/slack-client.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { McpConnections } from "../mcp/connections.ts";
 import type { Store } from "../store/index.ts";
+import { createHostOtel, type MetricsSink } from "../telemetry/host-otel.ts";
 import type { Logger } from "./logger.ts";
 
 export interface HostServicesOptions {
@@ -16,6 +17,8 @@ export interface HostServicesOptions {
   reminders?: RemindersApi;
   /** The agent's MCP clients (`server/mcp`); without them, `host.mcp` lists nothing. */
   mcp?: Pick<McpConnections, "names" | "callTool">;
+  /** OpenTelemetry instruments for `host.otel` (`server/telemetry`); without them, values are debug log lines. */
+  metrics?: MetricsSink;
 }
 
 /**
@@ -55,12 +58,6 @@ export function createHostServices(options: HostServicesOptions): HostServices {
       },
       async cancel() {},
     },
-    otel: {
-      increment(name, valueOrAttrs, attrs) {
-        const value = typeof valueOrAttrs === "number" ? valueOrAttrs : 1;
-        const attributes = typeof valueOrAttrs === "object" ? valueOrAttrs : attrs;
-        logger.debug("metric", { name, value, ...attributes });
-      },
-    },
+    otel: createHostOtel(logger, options.metrics),
   };
 }

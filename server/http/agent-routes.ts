@@ -139,7 +139,7 @@ export const sessionRoutes = {
     const url = new URL(request.url);
     const limit = Math.min(Math.max(Number(url.searchParams.get("limit") ?? "50") || 50, 1), 200);
     const page = opened.runtime.listSessions({
-      principalId: visibleOwner(req)?.id,
+      principal: visibleOwner(req),
       q: url.searchParams.get("q") ?? undefined,
       limit,
       cursor: url.searchParams.get("cursor") ?? undefined,
@@ -193,7 +193,7 @@ export const sessionRoutes = {
   },
 
   async listApprovals(req) {
-    const approvals = req.opened.runtime.listApprovals(visibleOwner(req)?.id).map((row) => ({
+    const approvals = req.opened.runtime.listApprovals(visibleOwner(req)).map((row) => ({
       approvalId: row.id,
       sessionId: row.sessionId,
       turnId: row.turnId,

@@ -1,4 +1,4 @@
-import { type AuthPolicy, isLoopback, type RequestFacts, requireAuth } from "../auth/policies.ts";
+import { type AuthPolicy, bearerPolicies, isLoopback, type RequestFacts, requireAuth } from "../auth/policies.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { handleChannelRequest } from "./channel-routes.ts";
@@ -56,10 +56,7 @@ export class HttpHost {
   constructor(readonly options: HttpHostOptions) {
     this.policies = options.allowAnonymous
       ? [{ kind: "anonymous" }]
-      : [
-          ...(options.bearerTokens ?? []).map((token) => ({ kind: "bearer" as const, token })),
-          { kind: "localDevStrict" as const },
-        ];
+      : [...bearerPolicies(options.bearerTokens ?? []), { kind: "localDevStrict" }];
   }
 
   agent(slug: string): MountedAgent | undefined {

@@ -27,6 +27,7 @@ export function readProjectFile(ctx: LoadContext, file: string): string {
 export async function importFile(ctx: LoadContext, file: string): Promise<Record<string, unknown> | undefined> {
   const imported = await ctx.importer.load(absolute(ctx, file));
   if (imported.ok) return imported.module;
+  if (imported.skipped) return undefined;
   ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line });
   return undefined;
 }

@@ -10,12 +10,15 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createJiti } from "jiti";
+import { messageOf } from "../protocol/errors.ts";
 import { authoringVirtualModules } from "./authoring-modules.ts";
+import { guardedImport, ImportTimeoutError, importTimeoutMs } from "./import-guard.ts";
 import { explainInteropError } from "./interop-errors.ts";
 
 export type ModuleImport =
   | { ok: true; module: Record<string, unknown> }
-  | { ok: false; message: string; line?: number };
+  /** `skipped`: not attempted, because an earlier import never finished (that one is reported). */
+  | { ok: false; message: string; line?: number; skipped?: true };
 
 export interface ProjectImporter {
   /** Imports an absolute file; failures (syntax error, missing module, a throw at top level) are returned, not thrown. */
@@ -43,7 +46,8 @@ export function describeImportError(error: unknown, rootDir: string, file: strin
     const here = interop.file === path.relative(rootDir, file);
     return { message: here || !interop.file ? interop.message : `${interop.file}:${interop.line}: ${interop.message}`, line: here ? interop.line : undefined };
   }
-  const raw = error instanceof Error ? error.message : String(error);
+  // A module may throw anything (`throw "x"`, `throw { code: 1 }`): keep what it threw.
+  const raw = messageOf(error);
   const lineMatch = new RegExp(`${escapeRegExp(file)}:(\\d+)(?::\\d+)?`).exec(raw);
   const message = raw
     .split("\n")
@@ -73,12 +77,20 @@ export function createProjectImporter(rootDir: string): ProjectImporter {
     fsCache: FS_CACHE_DIR,
     virtualModules: authoringVirtualModules(),
   });
+  const timeoutMs = importTimeoutMs();
+  // After an import that never finished, later ones could wait on the same module forever: they are not attempted.
+  let stuck: string | undefined;
   return {
     async load(absoluteFile) {
+      if (stuck) return { ok: false, message: `not imported: the import of ${stuck} never finished`, skipped: true };
       try {
-        const module = (await jiti.import(absoluteFile)) as Record<string, unknown>;
+        const module = (await guardedImport(absoluteFile, timeoutMs, () => jiti.import(absoluteFile))) as Record<string, unknown>;
         return { ok: true, module };
       } catch (error) {
+        if (error instanceof ImportTimeoutError) {
+          stuck = path.relative(root, absoluteFile);
+          return { ok: false, message: `${error.message}; the project's other modules were not loaded` };
+        }
         return { ok: false, ...describeImportError(error, root, absoluteFile) };
       }
     },

@@ -213,6 +213,7 @@ describe("capabilities", () => {
         instructions: "Research carefully.",
         config: { description: "Researches", model: "grok-4.5" },
         file: "bot/subagents/researcher/agent.ts",
+        instructionsFile: "bot/subagents/researcher/instructions.md",
       },
     ]);
   });

@@ -18,6 +18,7 @@ import { discoverProject } from "../discover/project.ts";
 import type { DefinitionKind } from "../authoring/brand.ts";
 import { loadAgentConfig, loadSubagent } from "./agent-config.ts";
 import { emptyAssembly, type AgentAssembly } from "./assembly.ts";
+import { reportBuiltinNames } from "./builtin-names.ts";
 import { resolveConnection } from "./connections.ts";
 import { checked, importDefinition, type LoadContext } from "./context.ts";
 import { checkArtifacts, checkChannel, checkHook, checkReminder, checkResult, checkSchedule } from "./definitions.ts";
@@ -124,6 +125,7 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
   const instructions = await loadInstructions(ctx, manifest.instructions);
   const parts = emptyAssembly();
   await loadAuthored(ctx, manifest, parts);
+  reportBuiltinNames(parts.tools, diagnostics);
   const extensions = [];
   for (const entry of manifest.extensions) {
     const extension = await loadExtension(ctx, entry, parts);
@@ -143,6 +145,7 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
     version: botVersion(botDir),
     config,
     instructions: [instructions, ...parts.extraInstructions].filter(Boolean).join("\n\n"),
+    instructionsFiles: manifest.instructions?.files ?? [],
     tools: parts.tools,
     skills: parts.skills,
     subagents: parts.subagents,

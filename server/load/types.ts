@@ -12,6 +12,7 @@ import type { ResultDefinition } from "../authoring/result.ts";
 import type { ScheduleDefinition } from "../authoring/schedules.ts";
 import type { ToolContext, ToolEffect } from "../authoring/tools.ts";
 import type { ModelSetting } from "../authoring/types.ts";
+import type { Diagnostic } from "../discover/diagnostics.ts";
 
 /** A tool ready to run: a JSON Schema for the model, a validator, an executor. */
 export interface LoadedTool {
@@ -63,6 +64,8 @@ export interface ResolvedSubagent {
   instructions: string;
   config: AgentConfig;
   file: string;
+  /** `subagents/<id>/instructions.md`, when the instructions come from it rather than `defineAgent`. */
+  instructionsFile?: string;
 }
 
 /** An MCP connection from `mcp-connections/` (scope "model") or `host-connections/` (scope "host"). */
@@ -105,9 +108,12 @@ export interface LoadedEvalCase {
 }
 
 export interface LoadedEvals {
+  /** Undefined without `evals/evals.config.ts` (the runner's defaults apply) or when the file has errors. */
   config?: EvalConfigDefinition;
   configFile?: string;
   cases: LoadedEvalCase[];
+  /** The project's `evals`-scope diagnostics; with an error among them no run starts. */
+  diagnostics: Diagnostic[];
 }
 
 /** A loaded agent. `version` is a content hash of `bot/` (recorded on each turn). */
@@ -120,6 +126,8 @@ export interface ResolvedAgent {
   version: string;
   config: AgentConfig;
   instructions: string;
+  /** The files the root instructions come from (one, or an instructions/ folder's in order). */
+  instructionsFiles?: string[];
   tools: LoadedTool[];
   skills: LoadedSkill[];
   subagents: ResolvedSubagent[];

@@ -1,15 +1,15 @@
 /**
  * Where a project reads environment variables: `${NAME}` templates in MCP
  * connections (resolved from the environment when the client opens) and
- * `process.env.NAME` in the bot's own code (found by a static scan).
+ * `process.env` reads in the bot's own code (found in its syntax tree).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ConnectionDefinition } from "../authoring/connections.ts";
 import { listFilesRecursive, MODULE_EXTENSIONS } from "../discover/paths.ts";
+import { environmentReads } from "./process-env-scan.ts";
 
 const TEMPLATE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-const PROCESS_ENV = /process\.env(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*["'`]([A-Za-z_][A-Za-z0-9_]*)["'`]\s*\])/g;
 
 /** Names in `${NAME}` templates of a connection's `headers` and `env` (the fields the runtime resolves). */
 export function connectionTemplateVariables(definition: ConnectionDefinition): string[] {
@@ -22,7 +22,7 @@ export function connectionTemplateVariables(definition: ConnectionDefinition): s
   return [...names];
 }
 
-/** `process.env.NAME` and `process.env["NAME"]` in the bot folder's modules, with the files that read each. */
+/** Environment variables the bot folder's modules read (see `environmentReads`), with the files that read each. */
 export function processEnvReads(rootDir: string, botDir: string): Map<string, string[]> {
   const reads = new Map<string, string[]>();
   const botRelative = path.relative(rootDir, botDir).split(path.sep).join("/");
@@ -30,9 +30,8 @@ export function processEnvReads(rootDir: string, botDir: string): Map<string, st
     if (relative.split("/").includes("node_modules")) continue;
     if (!MODULE_EXTENSIONS.some((extension) => relative.endsWith(extension))) continue;
     const source = readFileSync(path.join(botDir, relative), "utf8");
-    for (const match of source.matchAll(PROCESS_ENV)) {
-      const name = match[1] ?? match[2];
-      const file = `${botRelative}/${relative}`;
+    const file = `${botRelative}/${relative}`;
+    for (const name of environmentReads(relative, source)) {
       const files = reads.get(name) ?? [];
       if (!files.includes(file)) files.push(file);
       reads.set(name, files);

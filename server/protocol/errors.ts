@@ -73,8 +73,11 @@ export function toErrorEnvelope(error: unknown): { status: number; body: ErrorEn
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   if (typeof error === "string") return error;
+  // An Error of another realm (a vm context, a worker) fails instanceof but keeps its message.
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message === "string" && message) return message;
   try {
-    return JSON.stringify(error);
+    return JSON.stringify(error) ?? String(error);
   } catch {
     return String(error);
   }

@@ -22,6 +22,19 @@ export function samePrincipal(a: Principal, b: Principal): boolean {
 
 export type SessionMode = "chat" | "task";
 
+/** The model that answered a step, as telemetry reports it (`gen_ai.request.model`, `gen_ai.response.*`). */
+export interface StepModel {
+  /** As configured: `openai/gpt-5`, `grok-4.5`, `scripted`. */
+  id: string;
+  /** The AI SDK provider: `openai.responses`, `anthropic.messages`, `bdk` for `scripted`. */
+  provider: string;
+  /** The provider's model id the request named: `gpt-5`. */
+  requestModel: string;
+  /** What the provider said it answered with, when it said. */
+  responseModel?: string;
+  responseId?: string;
+}
+
 export interface ToolAction {
   toolCallId: string;
   name: string;
@@ -57,7 +70,19 @@ export interface EventDataByType {
   "subagent.called": { subagent: string; toolCallId: string; prompt: string };
   "subagent.completed": { subagent: string; toolCallId: string; result?: string; isError: boolean };
   "artifact.tagged": { id: string; kind: string; key: string; title: string };
-  "step.completed": { step: number; durationMs: number; finishReason: string; usage: TokenUsage };
+  /**
+   * `model` and `modelDurationMs` (the model call alone, without the step's
+   * tools) are absent on a step resumed after a restart and on steps stored
+   * by earlier versions.
+   */
+  "step.completed": {
+    step: number;
+    durationMs: number;
+    finishReason: string;
+    usage: TokenUsage;
+    model?: StepModel;
+    modelDurationMs?: number;
+  };
   "turn.completed": { result: string; usage: TokenUsage; durationMs: number };
   "turn.failed": { status: "failed" | "cancelled" | "interrupted"; code: string; message: string };
   "session.waiting": Record<string, never>;

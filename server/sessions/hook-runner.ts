@@ -23,7 +23,12 @@ export function dispatchToHooks(
       for (const handler of [handlers[event.type], handlers["*"]]) {
         if (!handler) continue;
         const fail = (error: unknown) =>
-          logger.warn(`Hook ${name} failed on ${event.type}: ${messageOf(error)}`, { hook: name, event: event.type });
+          logger.warn(`Hook ${name} failed on ${event.type}: ${messageOf(error)}`, {
+            hook: name,
+            event: event.type,
+            sessionId: event.sessionId,
+            ...(event.turnId ? { turnId: event.turnId } : {}),
+          });
         try {
           void Promise.resolve(handler(frozen, ctx)).catch(fail);
         } catch (error) {

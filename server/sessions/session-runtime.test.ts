@@ -246,7 +246,7 @@ describe("approvals", () => {
     const handle = runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
     const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
     const { approvalId } = parked.data as { approvalId: string };
-    expect(runtime.listApprovals(me.id).map((row) => row.id)).toEqual([approvalId]);
+    expect(runtime.listApprovals(me).map((row) => row.id)).toEqual([approvalId]);
     expect(() => runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, stranger)).toThrow(
       expect.objectContaining({ code: "forbidden" }),
     );
@@ -257,7 +257,7 @@ describe("approvals", () => {
     expect(() => runtime.resolveApproval(handle.sessionId, approvalId, { approved: false }, me)).toThrow(
       expect.objectContaining({ code: "already_resolved" }),
     );
-    expect(runtime.listApprovals(me.id)).toEqual([]);
+    expect(runtime.listApprovals(me)).toEqual([]);
   });
 
   it("returns a denial to the model naming who denied and why", async () => {
@@ -287,7 +287,7 @@ describe("approvals", () => {
 
     const second = start(root, testAgent([approve]));
     second.runtime.recover();
-    expect(second.runtime.listApprovals(me.id).map((row) => row.id)).toEqual([approvalId]);
+    expect(second.runtime.listApprovals(me).map((row) => row.id)).toEqual([approvalId]);
     second.runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
     await second.runtime.idle(handle.sessionId);
     const events = second.runtime.events(handle.sessionId, me);

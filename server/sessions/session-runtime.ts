@@ -24,7 +24,14 @@ import { toNdjson } from "../protocol/ndjson.ts";
 import { followSession } from "./follow.ts";
 import { dispatchToHooks } from "./hook-runner.ts";
 import { parkedTurnFromEvents } from "./parked-turn.ts";
-import { authoredTools, resultCommitter, toolContextFor, toolsForTurn, type TurnServices } from "./turn-setup.ts";
+import {
+  authoredTools,
+  resultCommitter,
+  type SubagentEventSink,
+  toolContextFor,
+  toolsForTurn,
+  type TurnServices,
+} from "./turn-setup.ts";
 
 /** Direct calls outside any session share one workspace. */
 const DIRECT_CALLS_WORKSPACE = "direct-calls";
@@ -44,6 +51,8 @@ export interface SessionRuntimeOptions {
   host?: HostServices;
   /** The agent's MCP clients: their model-visible tools join every turn. */
   mcp?: Pick<McpConnections, "modelTools">;
+  /** Sees subagents' events, which are not recorded (`observe` sees the recorded ones). */
+  onSubagentEvent?: SubagentEventSink;
 }
 
 export interface StartSessionInput {
@@ -138,6 +147,7 @@ export class SessionRuntime {
       resolveModels: options.resolveModels,
       isModelUnavailable: options.isModelUnavailable,
       append: (sessionId, drafts) => this.append(sessionId, drafts),
+      onSubagentEvent: options.onSubagentEvent,
     };
   }
 
@@ -261,7 +271,7 @@ export class SessionRuntime {
   }
 
   /** `principal` undefined lists every principal's sessions (dev mode, anonymous). */
-  listSessions(query: { principalId?: string; q?: string; limit?: number; cursor?: string }) {
+  listSessions(query: { principal?: Principal; q?: string; limit?: number; cursor?: string }) {
     return this.store.sessions.list({ ...query, limit: query.limit ?? 50 });
   }
 
@@ -332,9 +342,9 @@ export class SessionRuntime {
     return executeTool(tool, input, ctx);
   }
 
-  /** Pending approvals the caller may resolve; `principalId` undefined = everyone's. */
-  listApprovals(principalId: string | undefined): ApprovalRow[] {
-    return this.store.approvals.listPending({ principalId });
+  /** Pending approvals the caller may resolve; `principal` undefined = everyone's. */
+  listApprovals(principal: Principal | undefined): ApprovalRow[] {
+    return this.store.approvals.listPending({ principal });
   }
 
   /**

@@ -21,7 +21,12 @@ export interface TurnServices {
   isModelUnavailable(error: unknown): boolean;
   /** Appends events to a session (persist, publish, hooks). */
   append(sessionId: string, drafts: EventDraft[]): void;
+  /** Sees a subagent's own events, which are not recorded (telemetry makes them child spans). */
+  onSubagentEvent?: SubagentEventSink;
 }
+
+/** A subagent's event as it happens, with the session and the parent's `task` call that runs it. */
+export type SubagentEventSink = (sessionId: string, parentToolCallId: string, draft: EventDraft) => void;
 
 export interface SessionScope {
   session: Pick<SessionRow, "id" | "purpose" | "dryRun"> | undefined;
@@ -116,9 +121,10 @@ export function toolsForTurn(
   connectionTools: LoadedTool[] = [],
 ): LoadedTool[] {
   const tools = [...staticTools(agent), ...connectionTools];
-  if (agent.artifacts?.agentTool) tools.push(createTagArtifactTool(agent.artifacts));
+  if (agent.artifacts?.agentTool) addUnlessNamed(tools, createTagArtifactTool(agent.artifacts));
   if (agent.subagents.length > 0 && allowed(agent, "task")) {
-    tools.push(
+    addUnlessNamed(
+      tools,
       createTaskTool({
         subagents: agent.subagents,
         emit,
@@ -129,17 +135,23 @@ export function toolsForTurn(
   return tools;
 }
 
+/** A project's own tool named like a built-in replaces it (validate warns): the model never gets two tools of one name. */
+function addUnlessNamed(tools: LoadedTool[], tool: LoadedTool): void {
+  if (!tools.some((existing) => existing.name === tool.name)) tools.push(tool);
+}
+
 const staticToolsByAgent = new WeakMap<ResolvedAgent, LoadedTool[]>();
 
 /** Authored and built-in tools depend only on the agent version: built once per loaded agent. */
 function staticTools(agent: ResolvedAgent): LoadedTool[] {
   let tools = staticToolsByAgent.get(agent);
   if (!tools) {
-    tools = [
-      ...authoredTools(agent),
+    tools = authoredTools(agent);
+    const harness = [
       ...builtinTools({ skills: agent.skills, sandbox: agent.config.local?.sandbox, allow: agent.config.tools }),
       ...(agent.config.builtinTools?.reminders ? createReminderTools() : []),
     ];
+    for (const tool of harness) addUnlessNamed(tools, tool);
     staticToolsByAgent.set(agent, tools);
   }
   return tools;
@@ -152,7 +164,8 @@ function allowed(agent: ResolvedAgent, builtin: string): boolean {
 /**
  * A subagent runs its own loop with the parent's tools (not `task`: no
  * recursion) and the parent's model unless it sets one. Its events stay
- * private; the parent records `subagent.called` / `subagent.completed`.
+ * private (only `onSubagentEvent` sees them); the parent records
+ * `subagent.called` / `subagent.completed`.
  */
 async function runSubagent(
   services: TurnServices,
@@ -164,6 +177,7 @@ async function runSubagent(
   gate: ToolGate | undefined,
 ): Promise<string> {
   const config = subagent.config.model ? subagent.config : parent.config;
+  const sink = services.onSubagentEvent;
   const result = await runTurn({
     system: subagent.instructions,
     history: [],
@@ -174,7 +188,7 @@ async function runSubagent(
     toolContext: (toolCallId) => ({ ...ctx, toolCallId }),
     gate,
     abortSignal: ctx.abortSignal,
-    emit: () => {},
+    emit: sink ? (draft) => sink(ctx.session.id, ctx.toolCallId ?? "direct", draft) : () => {},
   });
   return result.text;
 }

@@ -41,7 +41,8 @@ describe("store.approvals", () => {
     store.approvals.resolve(c.id, { approved: false, by: "user:alice" });
     const d = request(mine.id, "d");
     expect(store.approvals.listPending().map((x) => x.id)).toEqual([a.id, b.id, d.id]);
-    expect(store.approvals.listPending({ principalId: "alice" }).map((x) => x.id)).toEqual([a.id, d.id]);
+    expect(store.approvals.listPending({ principal: alice }).map((x) => x.id)).toEqual([a.id, d.id]);
+    expect(store.approvals.listPending({ principal: { type: "service", id: alice.id } })).toEqual([]);
     store.sessions.softDelete(theirs.id);
     expect(store.approvals.listPending().map((x) => x.id)).toEqual([a.id, d.id]);
   });

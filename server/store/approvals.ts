@@ -1,6 +1,8 @@
 import { and, eq, getTableColumns, ne } from "drizzle-orm";
+import type { Principal } from "../protocol/events.ts";
 import { newApprovalId } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
+import { ownedBy } from "./owned-by.ts";
 import { approvals, sessions } from "./schema.ts";
 import type { ApprovalRow } from "./types.ts";
 
@@ -25,7 +27,7 @@ export interface ApprovalsRepository {
   /** Atomic: true for the one caller that moved it out of `pending`, false for everyone else. */
   resolve(id: string, resolution: ApprovalResolution): boolean;
   /** Oldest first; approvals of soft-deleted sessions are left out. */
-  listPending(filter?: { principalId?: string; sessionId?: string }): ApprovalRow[];
+  listPending(filter?: { principal?: Principal; sessionId?: string }): ApprovalRow[];
   /** The approval asked for one tool call of a turn, if any (resumed turns reuse the decision). */
   findByToolCall(turnId: string, toolCallId: string): ApprovalRow | undefined;
 }
@@ -83,7 +85,7 @@ export function createApprovalsRepository(ctx: StoreContext): ApprovalsRepositor
           and(
             eq(approvals.status, "pending"),
             ne(sessions.status, "deleted"),
-            filter.principalId === undefined ? undefined : eq(sessions.principalId, filter.principalId),
+            filter.principal === undefined ? undefined : ownedBy({ type: sessions.principalType, id: sessions.principalId }, filter.principal),
             filter.sessionId === undefined ? undefined : eq(approvals.sessionId, filter.sessionId),
           ),
         )

@@ -9,7 +9,7 @@ describe("store.artifacts", () => {
     const time = manualClock();
     const store = roots.open(roots.root(), time.clock);
     const session = store.sessions.create({ mode: "chat", channel: "http", principal: alice });
-    const first = store.artifacts.upsert({ kind: "report", key: "pr-42", title: "Draft", data: { score: 1 } });
+    const first = store.artifacts.upsert({ kind: "report", key: "pr-42", title: "Draft", data: { score: 1 }, sessionId: session.id });
     time.advance(1000);
     const second = store.artifacts.upsert({
       kind: "report",
@@ -36,6 +36,27 @@ describe("store.artifacts", () => {
     expect(store.artifacts.delete(first.id)).toBe(true);
     expect(store.artifacts.get(first.id)).toBeUndefined();
     expect(store.artifacts.contents(first.id)).toBeUndefined();
+  });
+
+  it("keys records by owner: another principal's tag of the same kind + key is a record of its own", () => {
+    const store = roots.open(roots.root());
+    const alices = store.sessions.create({ mode: "chat", channel: "http", principal: alice });
+    const bobs = store.sessions.create({ mode: "chat", channel: "http", principal: bob });
+    const sameIdService = store.sessions.create({ mode: "chat", channel: "http", principal: { type: "service", id: alice.id } });
+    const own = store.artifacts.upsert({ kind: "report", key: "q3", title: "Alice's", contents: "alice", sessionId: alices.id });
+    const theirs = store.artifacts.upsert({ kind: "report", key: "q3", title: "Bob's", contents: "bob", sessionId: bobs.id });
+    const service = store.artifacts.upsert({ kind: "report", key: "q3", title: "Service's", sessionId: sameIdService.id });
+    const open = store.artifacts.upsert({ kind: "report", key: "q3", title: "Nobody's" });
+    const openAgain = store.artifacts.upsert({ kind: "report", key: "q3", title: "Nobody's, again" });
+    const ownAgain = store.artifacts.upsert({ kind: "report", key: "q3", title: "Alice's, again", sessionId: alices.id });
+
+    expect(new Set([own.id, theirs.id, service.id, open.id]).size).toBe(4);
+    expect(openAgain.id).toBe(open.id);
+    expect(ownAgain.id).toBe(own.id);
+    expect(store.artifacts.get(own.id)).toMatchObject({ title: "Alice's, again", owner: alice });
+    expect(store.artifacts.get(theirs.id)).toMatchObject({ title: "Bob's", owner: bob });
+    expect(store.artifacts.contents(theirs.id)?.contents.toString()).toBe("bob");
+    expect(store.artifacts.list({ kind: "report", key: "q3", visibleTo: bob }).map((a) => a.title).sort()).toEqual(["Bob's", "Nobody's, again"]);
   });
 
   it("records the tagging session's principal as owner and filters by it before the limit", () => {

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
+import { ownedBy } from "./owned-by.ts";
 import { artifacts, sessions } from "./schema.ts";
 import type { ArtifactContents, ArtifactRow } from "./types.ts";
 
@@ -16,7 +17,11 @@ export interface ArtifactInput {
 }
 
 export interface ArtifactsRepository {
-  /** Creates the record, or updates the one with the same kind + key (keeping its id). */
+  /**
+   * Creates the record, or updates the one of the same owner (the tagging
+   * session's principal, or nobody) with the same kind + key, keeping its id.
+   * Another owner's record of that kind + key is never touched.
+   */
   upsert(input: ArtifactInput): ArtifactRow;
   get(id: string): ArtifactRow | undefined;
   /** Most recently updated first; with `visibleTo`, only records that principal owns or nobody owns. */
@@ -28,6 +33,9 @@ export interface ArtifactsRepository {
 }
 
 const DEFAULT_LIMIT = 100;
+
+/** The columns of the `artifacts_owner_kind_key` unique index (schema.ts), as the upsert names its conflict target. */
+const ownerKindKey = [artifacts.kind, artifacts.key, sql`coalesce(${artifacts.ownerType}, '')`, sql`coalesce(${artifacts.ownerId}, '')`];
 
 // Every column but the contents, which may be large and are read on demand.
 const recordColumns = {
@@ -80,7 +88,7 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
       const [row] = db
         .insert(artifacts)
         .values({ id: `art_${ulid()}`, kind: input.kind, key: input.key, createdAt: now, ...fields })
-        .onConflictDoUpdate({ target: [artifacts.kind, artifacts.key], set: fields })
+        .onConflictDoUpdate({ target: ownerKindKey, set: fields })
         .returning(recordColumns)
         .all();
       return toRow(row);
@@ -101,10 +109,7 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
             filter.key === undefined ? undefined : eq(artifacts.key, filter.key),
             filter.visibleTo === undefined
               ? undefined
-              : or(
-                  isNull(artifacts.ownerId),
-                  and(eq(artifacts.ownerType, filter.visibleTo.type), eq(artifacts.ownerId, filter.visibleTo.id)),
-                ),
+              : or(isNull(artifacts.ownerId), ownedBy({ type: artifacts.ownerType, id: artifacts.ownerId }, filter.visibleTo)),
           ),
         )
         .orderBy(desc(artifacts.updatedAt), desc(artifacts.id))

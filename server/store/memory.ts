@@ -2,6 +2,7 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
+import { ownedBy } from "./owned-by.ts";
 import { memoryNotes } from "./schema.ts";
 
 export interface MemoryNote {
@@ -49,8 +50,7 @@ const toNote = (row: Stored): MemoryNote => ({
 
 export function createMemoryRepository(ctx: StoreContext): MemoryRepository {
   const { db } = ctx;
-  const ofPrincipal = (principal: Principal) =>
-    and(eq(memoryNotes.principalType, principal.type), eq(memoryNotes.principalId, principal.id));
+  const ofPrincipal = (principal: Principal) => ownedBy({ type: memoryNotes.principalType, id: memoryNotes.principalId }, principal);
   return {
     add(agent, input) {
       const row = db

@@ -7,6 +7,7 @@
  *
  * Edit this file, then `npm run db:generate` to add a migration.
  */
+import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const sessions = sqliteTable(
@@ -124,7 +125,12 @@ export const artifacts = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("artifacts_kind_key").on(t.kind, t.key), index("artifacts_updated").on(t.updatedAt)],
+  (t) => [
+    // One record per owner, kind and key: another principal's tag of the same kind + key is its own record.
+    // coalesce: unowned records (null owner) share one identity too; SQLite keeps NULLs distinct in unique indexes.
+    uniqueIndex("artifacts_owner_kind_key").on(t.kind, t.key, sql`coalesce(${t.ownerType}, '')`, sql`coalesce(${t.ownerId}, '')`),
+    index("artifacts_updated").on(t.updatedAt),
+  ],
 );
 
 export const reminders = sqliteTable(

@@ -51,13 +51,13 @@ describe("store.sessions", () => {
   it("lists newest first with principal filter and search by title or id", () => {
     const { store, ids } = seeded();
     expect(store.sessions.list().sessions.map((s) => s.id)).toEqual([...ids].reverse());
-    expect(store.sessions.list({ principalId: "alice" }).sessions.map((s) => s.id)).toEqual([ids[4], ids[2], ids[0]]);
+    expect(store.sessions.list({ principal: alice }).sessions.map((s) => s.id)).toEqual([ids[4], ids[2], ids[0]]);
     expect(store.sessions.list({ q: "CHECKOUT" }).sessions.map((s) => s.title)).toEqual([
       "checkout again",
       "Checkout flakes",
       "Fix the checkout",
     ]);
-    expect(store.sessions.list({ q: "checkout", principalId: "bob" }).sessions).toEqual([]);
+    expect(store.sessions.list({ q: "checkout", principal: bob }).sessions).toEqual([]);
     expect(store.sessions.list({ q: ids[1].slice(-10) }).sessions.map((s) => s.id)).toEqual([ids[1]]);
     expect(store.sessions.list({ q: "%" }).sessions).toEqual([]);
   });

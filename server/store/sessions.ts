@@ -3,6 +3,7 @@ import { BdkError } from "../protocol/errors.ts";
 import { ZERO_USAGE, type Principal, type SessionMode, type TokenUsage } from "../protocol/events.ts";
 import { newSessionId } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
+import { ownedBy } from "./owned-by.ts";
 import { preparedInsert, preparedUpdates } from "./prepared.ts";
 import { sessions } from "./schema.ts";
 import { sqliteErrorCode } from "./sqlite-error.ts";
@@ -33,8 +34,8 @@ export type SessionPatch = Partial<
 >;
 
 export interface SessionListQuery {
-  /** Only sessions of this principal id; undefined lists every principal. */
-  principalId?: string;
+  /** Only sessions of this principal (type and id); undefined lists every principal's. */
+  principal?: Principal;
   /** Case-insensitive substring of the title or the id. */
   q?: string;
   limit?: number;
@@ -180,7 +181,7 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
     list(query = {}) {
       const limit = Math.min(Math.max(1, Math.floor(query.limit ?? DEFAULT_PAGE)), MAX_PAGE);
       const filters: (SQL | undefined)[] = [visible];
-      if (query.principalId !== undefined) filters.push(eq(sessions.principalId, query.principalId));
+      if (query.principal !== undefined) filters.push(ownedBy({ type: sessions.principalType, id: sessions.principalId }, query.principal));
       if (query.q) {
         const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         filters.push(sql`(${sessions.title} LIKE ${pattern} ESCAPE '\\' OR ${sessions.id} LIKE ${pattern} ESCAPE '\\')`);

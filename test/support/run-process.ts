@@ -14,6 +14,8 @@ export interface RunningProcess {
   waitForOutput(pattern: RegExp): Promise<RegExpMatchArray>;
   /** Settles when the process has exited and its output is closed. */
   done: Promise<ProcessResult>;
+  /** Ends the process (SIGTERM) if it is still running. */
+  kill(): void;
 }
 
 export interface ProcessOptions {
@@ -48,6 +50,9 @@ export function startProcess(command: string, args: string[], options: ProcessOp
   return {
     stdout: () => stdout,
     done,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    },
     waitForOutput(pattern) {
       return new Promise((resolve, reject) => {
         const check = () => {

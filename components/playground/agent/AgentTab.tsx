@@ -33,6 +33,13 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
         <div className="min-w-0">
           <p className="text-base font-semibold">{info.displayName ?? info.name ?? "Agent"}</p>
           {info.description ? <p className="text-sm text-zinc-500">{info.description}</p> : null}
+          {info.instructions?.source ? (
+            <p className="mt-1 truncate text-xs text-zinc-500" title={info.instructions.firstLine}>
+              instructions <span className="font-mono text-zinc-700 dark:text-zinc-300">{info.instructions.source}</span>
+              {typeof info.instructions.length === "number" ? ` · ${info.instructions.length.toLocaleString()} characters` : ""}
+              {info.instructions.firstLine ? ` · ${info.instructions.firstLine}` : ""}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-1.5 text-xs">
           <span className="text-zinc-500">model</span>

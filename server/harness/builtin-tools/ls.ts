@@ -1,10 +1,8 @@
-import { lstat, readdir } from "node:fs/promises";
-import path from "node:path";
+import { lstat } from "node:fs/promises";
 import { z } from "zod";
 import type { LoadedTool } from "../../load/types.ts";
-import { resolveInside } from "../workspace.ts";
+import { childPath, openDirBeneath, readHeldDir } from "../confined-fs.ts";
 import { builtinTool } from "./define.ts";
-import { withFsErrors } from "./text-files.ts";
 
 const MAX_ENTRIES = 1000;
 
@@ -22,13 +20,17 @@ function typeOf(stats: { isFile(): boolean; isDirectory(): boolean; isSymbolicLi
 
 export function lsTool(): LoadedTool {
   return builtinTool("ls", "List a workspace directory: each entry's name, type and size in bytes.", schema, async ({ path: directory = "." }, ctx) => {
-    const target = resolveInside(ctx.workspaceDir, directory);
-    const names = (await withFsErrors(directory, () => readdir(target))).sort();
-    const entries = [];
-    for (const name of names.slice(0, MAX_ENTRIES)) {
-      const stats = await lstat(path.join(target, name)).catch(() => undefined);
-      if (stats) entries.push({ name, type: typeOf(stats), size: stats.size });
+    const dir = await openDirBeneath(ctx.workspaceDir, directory);
+    try {
+      const names = (await readHeldDir(dir)).map((entry) => entry.name).sort();
+      const entries = [];
+      for (const name of names.slice(0, MAX_ENTRIES)) {
+        const stats = await lstat(childPath(dir, name)).catch(() => undefined);
+        if (stats) entries.push({ name, type: typeOf(stats), size: stats.size });
+      }
+      return names.length > MAX_ENTRIES ? { path: directory, entries, truncated: `showing ${MAX_ENTRIES} of ${names.length} entries` } : { path: directory, entries };
+    } finally {
+      await dir.handle.close();
     }
-    return names.length > MAX_ENTRIES ? { path: directory, entries, truncated: `showing ${MAX_ENTRIES} of ${names.length} entries` } : { path: directory, entries };
   });
 }

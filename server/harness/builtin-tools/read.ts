@@ -1,9 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { LoadedTool } from "../../load/types.ts";
-import { resolveInside } from "../workspace.ts";
+import { ConfinedPathError, openFileBeneath } from "../confined-fs.ts";
 import { builtinTool } from "./define.ts";
-import { looksBinary, withFsErrors } from "./text-files.ts";
+import { looksBinary } from "./text-files.ts";
 
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const MAX_RETURNED_BYTES = 256 * 1024;
@@ -14,19 +13,28 @@ const schema = z.object({
   limit: z.number().int().min(1).optional().describe("Number of lines to return"),
 });
 
+async function readConfined(workspaceDir: string, file: string): Promise<Buffer> {
+  const { file: handle } = await openFileBeneath(workspaceDir, file).catch((error: unknown) => {
+    throw error instanceof ConfinedPathError && error.code === "EISDIR" ? new Error(`${JSON.stringify(file)} is a directory; use ls`) : error;
+  });
+  try {
+    const { size } = await handle.stat();
+    if (size > MAX_FILE_BYTES) {
+      throw new Error(`${JSON.stringify(file)} is ${size} bytes, too large to read (limit ${MAX_FILE_BYTES}); use grep or shell`);
+    }
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
 export function readTool(): LoadedTool {
   return builtinTool(
     "read",
     "Read a text file in the workspace. Returns its content (or the lines from offset, up to limit) and its line count.",
     schema,
     async ({ path: file, offset = 1, limit }, ctx) => {
-      const target = resolveInside(ctx.workspaceDir, file);
-      const stats = await withFsErrors(file, () => stat(target));
-      if (stats.isDirectory()) throw new Error(`${JSON.stringify(file)} is a directory; use ls`);
-      if (stats.size > MAX_FILE_BYTES) {
-        throw new Error(`${JSON.stringify(file)} is ${stats.size} bytes, too large to read (limit ${MAX_FILE_BYTES}); use grep or shell`);
-      }
-      const buffer = await withFsErrors(file, () => readFile(target));
+      const buffer = await readConfined(ctx.workspaceDir, file);
       if (looksBinary(buffer)) throw new Error(`${JSON.stringify(file)} looks like a binary file`);
 
       const lines = buffer.toString("utf8").split("\n");

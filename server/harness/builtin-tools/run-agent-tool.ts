@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { resolveInside } from "../workspace.ts";
 import { agentToolScriptPath } from "./agent-tool-script.ts";
 import { childEnv, runProcess } from "./run-process.ts";
-import { sandboxArgv } from "./sandbox.ts";
+import { confinedArgv } from "./sandbox.ts";
 
 const MAX_RESULT_BYTES = 8 * 1024 * 1024;
 const STDERR_TAIL_CHARS = 2000;
@@ -51,7 +51,7 @@ export async function runAgentTool(options: AgentToolRun): Promise<AgentToolOutc
   // Input goes through stdin: a command-line argument is limited to 128 KiB.
   const argv = [process.execPath, script];
   const run = await runProcess({
-    argv: options.sandbox ? sandboxArgv(cwd, argv) : argv,
+    argv: confinedArgv({ sandbox: options.sandbox, cwd }, argv),
     cwd,
     env: childEnv(options.sessionId),
     timeoutMs: options.timeoutMs,

@@ -1,8 +1,9 @@
 /**
  * Runs a child in its own process group with captured, capped output, and
- * kills the whole group (children included) on timeout or abort.
+ * kills it with every descendant on timeout or abort.
  */
 import { spawn } from "node:child_process";
+import { killProcessTree } from "./process-tree.ts";
 
 export interface CapturedOutput {
   text: string;
@@ -72,15 +73,6 @@ export function childEnv(sessionId?: string): NodeJS.ProcessEnv {
   return env as NodeJS.ProcessEnv;
 }
 
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is already gone.
-  }
-}
-
 export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
   const stdout = new CappedBuffer(options.maxOutputBytes);
   const stderr = new CappedBuffer(options.maxOutputBytes);
@@ -106,7 +98,7 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
     let aborted = false;
 
     const stop = () => {
-      killGroup(child.pid);
+      if (child.pid !== undefined) killProcessTree(child.pid);
       setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();

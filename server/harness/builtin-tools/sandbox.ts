@@ -1,7 +1,16 @@
 /**
- * `local.sandbox: true`: commands run under bubblewrap with a read-only view
- * of the system, the workspace as the only writable place, a private /tmp and
- * no network.
+ * How commands run for the model (shell, agent tools), in the strongest mode
+ * this machine allows; docs/tools.md "Confinement" says what each guarantees.
+ *
+ * - `local.sandbox: true`: bubblewrap with a read-only view of the system,
+ *   the workspace as the only writable place, a private /tmp, no network,
+ *   and its own process namespace.
+ * - otherwise, where bubblewrap can make a process namespace: the same
+ *   filesystem and network as the server, but the command sees only its own
+ *   processes in /proc (not the server's environment or command line) and
+ *   every process it starts ends with it, `setsid` or not.
+ * - otherwise: a process group of its own; on a time limit or a stop, the
+ *   group and every descendant found in /proc are killed.
  */
 import { spawnSync } from "node:child_process";
 import os from "node:os";
@@ -24,9 +33,32 @@ export function sandboxArgv(workspaceDir: string, argv: string[]): string[] {
   ];
 }
 
+/** The argv that runs `argv` with the server's filesystem and network but a process namespace (and /proc) of its own. */
+export function processNamespaceArgv(cwd: string, argv: string[]): string[] {
+  return ["bwrap", "--die-with-parent", "--unshare-pid", "--dev-bind", "/", "/", "--proc", "/proc", "--chdir", cwd, "--", ...argv];
+}
+
+function probe(argv: string[]): boolean {
+  const [command, ...args] = argv;
+  const result = spawnSync(command, args, { stdio: "ignore", timeout: 10_000 });
+  return result.error === undefined && result.status === 0;
+}
+
 /** Whether `bwrap` is installed and can actually create a sandbox here (user namespaces may be disabled). */
 export function sandboxAvailable(): boolean {
-  const [command, ...args] = sandboxArgv(os.tmpdir(), ["true"]);
-  const probe = spawnSync(command, args, { stdio: "ignore", timeout: 10_000 });
-  return probe.error === undefined && probe.status === 0;
+  return probe(sandboxArgv(os.tmpdir(), ["true"]));
+}
+
+let namespaces: boolean | undefined;
+
+/** Whether commands can get a process namespace here (probed once per process). */
+export function processNamespaceAvailable(): boolean {
+  namespaces ??= probe(processNamespaceArgv(os.tmpdir(), ["true"]));
+  return namespaces;
+}
+
+/** `argv` wrapped for the strongest confinement available: the sandbox when asked for, else a process namespace when possible. */
+export function confinedArgv(options: { sandbox?: boolean; cwd: string }, argv: string[]): string[] {
+  if (options.sandbox) return sandboxArgv(options.cwd, argv);
+  return processNamespaceAvailable() ? processNamespaceArgv(options.cwd, argv) : argv;
 }

@@ -1,6 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { executeTool, type ToolOutcome } from "../execute-tool.ts";
 import { sandboxAvailable } from "./sandbox.ts";
@@ -22,19 +23,49 @@ function errorDetails(outcome: ToolOutcome): Record<string, unknown> {
   return JSON.parse(text.slice(text.indexOf("\n") + 1));
 }
 
-/** Running (a zombie waiting for init to reap it has already died). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
+/** Host processes whose command line contains `marker` and that still run (zombies have an empty command line). */
+function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
   }
+  return found;
 }
 
-async function expectGone(pid: number) {
-  for (let attempt = 0; attempt < 40 && isAlive(pid); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(isAlive(pid)).toBe(false);
+/** Waits (up to 2 s) for every process carrying `marker` to end; they must. */
+async function expectGone(marker: string) {
+  for (let attempt = 0; attempt < 40 && processesWith(marker).length > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(processesWith(marker)).toEqual([]);
+}
+
+/** A `sleep` no other test runs, to find its processes by command line. */
+const uniqueSleep = () => `${30 + Math.floor(Math.random() * 1e6) / 1e6}`;
+
+/** Runs the shell tool in a fresh `node` process whose own environment and argv hold a secret, as a server's would. */
+function shellInServerProcess(command: string, workspace: string): Promise<string> {
+  const shellModule = pathToFileURL(path.join(import.meta.dirname, "shell.ts")).href;
+  const contextModule = pathToFileURL(path.join(import.meta.dirname, "test-context.ts")).href;
+  const code = `
+    const { shellTool } = await import(${JSON.stringify(shellModule)});
+    const { toolContext } = await import(${JSON.stringify(contextModule)});
+    const result = await shellTool().execute({ command: ${JSON.stringify(command)} }, toolContext(${JSON.stringify(workspace)}));
+    process.stdout.write(JSON.stringify(result));`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code, "--", "--bearer-token=argv-secret-7a1"], {
+      env: { ...process.env, SERVER_ONLY_SECRET: "env-secret-5c2" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (out += chunk));
+    child.once("error", reject);
+    child.once("close", () => resolve(out));
+  });
 }
 
 describe("shell", () => {
@@ -62,31 +93,46 @@ describe("shell", () => {
   });
 
   it("kills a command that outlives its time limit together with its child processes", async () => {
-    const started = Date.now();
-    const outcome = await shell({ command: "sleep 30 & echo $!; sleep 30", timeoutMs: 500 });
-    expect(Date.now() - started).toBeLessThan(5000);
+    const sleep = uniqueSleep();
+    const outcome = await shell({ command: `sleep ${sleep} & sleep ${sleep}`, timeoutMs: 500 });
     expect(outcome.isError).toBe(true);
-    const details = errorDetails(outcome);
-    expect(details).toMatchObject({ timedOut: true, exitCode: null });
-    const childPid = Number(String(details.stdout).trim());
-    expect(childPid).toBeGreaterThan(0);
-    await expectGone(childPid);
+    expect(errorDetails(outcome)).toMatchObject({ timedOut: true, exitCode: null });
+    await expectGone(sleep);
+  });
+
+  it("kills children that left the command's session (setsid) at the time limit", async () => {
+    const sleep = uniqueSleep();
+    const outcome = await shell({ command: `setsid sleep ${sleep} & setsid sh -c 'sleep ${sleep}' & sleep ${sleep}`, timeoutMs: 500 });
+    expect(errorDetails(outcome)).toMatchObject({ timedOut: true });
+    await expectGone(sleep);
   });
 
   it("kills the command and its children when the turn is aborted", async () => {
     const controller = new AbortController();
-    const pending = shell({ command: "sleep 30 & echo $! > child.pid; sleep 30" }, controller.signal);
-    const pidFile = path.join(temp.dir, "child.pid");
-    let childPid = 0;
-    for (let attempt = 0; attempt < 100 && !childPid; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      if (existsSync(pidFile)) childPid = Number(readFileSync(pidFile, "utf8").trim());
-    }
+    const sleep = uniqueSleep();
+    const pending = shell({ command: `setsid sleep ${sleep} & sleep ${sleep}` }, controller.signal);
+    for (let attempt = 0; attempt < 100 && processesWith(sleep).length < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
     controller.abort();
     const outcome = await pending;
     expect(outcome.isError).toBe(true);
     expect(errorDetails(outcome)).toMatchObject({ killed: true });
-    await expectGone(childPid);
+    await expectGone(sleep);
+  });
+
+  it("cannot read the server's environment or command line through /proc", async () => {
+    const printed = await shellInServerProcess(
+      "cat /proc/$PPID/environ /proc/$PPID/cmdline; for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; done 2>/dev/null; echo done",
+      temp.dir,
+    );
+    expect(printed).toContain("done");
+    expect(printed).not.toContain("env-secret-5c2");
+    expect(printed).not.toContain("argv-secret-7a1");
+  }, 30_000);
+
+  it("runs bash without login or rc files", async () => {
+    const outcome = await shell({ command: 'echo "$-"; shopt -q login_shell && echo login || echo plain' });
+    const stdout = (outcome.output as { stdout: string }).stdout;
+    expect(stdout).toContain("plain");
   });
 
   it("validates the time limit (max 10 minutes)", async () => {

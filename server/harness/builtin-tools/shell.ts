@@ -4,7 +4,7 @@ import type { LoadedTool } from "../../load/types.ts";
 import { resolveInside } from "../workspace.ts";
 import { builtinTool } from "./define.ts";
 import { childEnv, runProcess, withTruncationNote } from "./run-process.ts";
-import { sandboxArgv } from "./sandbox.ts";
+import { confinedArgv } from "./sandbox.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_TIMEOUT_MS = 10 * 60_000;
@@ -28,9 +28,10 @@ export function shellTool(options: { sandbox?: boolean } = {}): LoadedTool {
     async ({ command, timeoutMs = DEFAULT_TIMEOUT_MS }, ctx) => {
       const cwd = resolveInside(ctx.workspaceDir, ".");
       await mkdir(cwd, { recursive: true });
-      const argv = ["bash", "-lc", command];
+      // No login or rc files: what runs is the command, not the host's profile.
+      const argv = ["bash", "--noprofile", "--norc", "-c", command];
       const run = await runProcess({
-        argv: options.sandbox ? sandboxArgv(cwd, argv) : argv,
+        argv: confinedArgv({ sandbox: options.sandbox, cwd }, argv),
         cwd,
         env: childEnv(ctx.session.id),
         timeoutMs,

@@ -1,0 +1,115 @@
+/**
+ * Importing a project's module runs its top-level code in this process, and
+ * three things there would take the process down without a word: a
+ * top-level await that never settles (Node exits 13 once nothing else is
+ * pending, printing nothing), a call of `process.exit`, and code that never
+ * yields (an endless loop: `validate` and `serve` hang). The guard turns the
+ * first two into import failures of that file. Against the third nothing on
+ * the main thread can run, so a watchdog thread prints which file it is and
+ * ends the process.
+ */
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+
+export const DEFAULT_IMPORT_TIMEOUT_MS = 20_000;
+
+/** How long past the deadline the watchdog waits for the main thread's own timeout before it concludes the thread is stuck. */
+const WATCHDOG_GRACE_MS = 2_000;
+
+/** `BDK_IMPORT_TIMEOUT_MS`, else 20 s: an import that takes longer fails. */
+export function importTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env.BDK_IMPORT_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? value : DEFAULT_IMPORT_TIMEOUT_MS;
+}
+
+export class ImportTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`its import did not finish within ${seconds(timeoutMs)} (a top-level await that never settles?)`);
+    this.name = "ImportTimeoutError";
+  }
+}
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
+
+// Plain JavaScript, evaluated in its own thread: it must not depend on the kit's TypeScript loader.
+const WATCHDOG_SOURCE = `
+const { parentPort } = require("node:worker_threads");
+const { writeSync } = require("node:fs");
+const armed = new Map();
+parentPort.on("message", (message) => {
+  if (message.type === "end") {
+    clearTimeout(armed.get(message.id));
+    armed.delete(message.id);
+    return;
+  }
+  armed.set(message.id, setTimeout(() => {
+    writeSync(2, message.report);
+    process.kill(process.pid, "SIGKILL");
+  }, message.ms));
+});
+`;
+
+let watchdog: Worker | undefined;
+let nextId = 0;
+let active = 0;
+let realExit: typeof process.exit | undefined;
+
+function startWatchdog(): Worker {
+  if (!watchdog) {
+    watchdog = new Worker(WATCHDOG_SOURCE, { eval: true, stdout: false, stderr: false });
+    // It only watches: it never keeps the process alive.
+    watchdog.unref();
+  }
+  return watchdog;
+}
+
+function refuseExit(code?: number | string | null): never {
+  throw new Error(`it called process.exit(${code ?? ""}) while being imported; a module must not end the process when it loads`);
+}
+
+/** While any import runs, `process.exit` throws into the module that called it instead of ending the process. */
+function guardExit(): () => void {
+  if (active++ === 0) {
+    realExit = process.exit;
+    process.exit = refuseExit as typeof process.exit;
+  }
+  return () => {
+    if (--active === 0 && realExit) process.exit = realExit;
+  };
+}
+
+/** The file as a person at this terminal finds it. */
+function shown(absoluteFile: string): string {
+  const relative = path.relative(process.cwd(), absoluteFile);
+  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absoluteFile;
+}
+
+/**
+ * Runs `load` (the import of `absoluteFile`) under the guard; rejects with
+ * `ImportTimeoutError` after `timeoutMs`. The deadline's timer also keeps the
+ * event loop alive, so an import that never settles cannot end the process.
+ */
+export async function guardedImport<T>(absoluteFile: string, timeoutMs: number, load: () => Promise<T>): Promise<T> {
+  const id = nextId++;
+  const dog = startWatchdog();
+  dog.postMessage({
+    type: "start",
+    id,
+    ms: timeoutMs + WATCHDOG_GRACE_MS,
+    report: `error    ${shown(absoluteFile)}  its import has kept the process busy for over ${seconds(timeoutMs)} (an endless loop at the top level?); stopping.\n`,
+  });
+  const releaseExit = guardExit();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      load(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ImportTimeoutError(timeoutMs)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    releaseExit();
+    dog.postMessage({ type: "end", id });
+  }
+}

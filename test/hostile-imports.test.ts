@@ -1,0 +1,70 @@
+/**
+ * Bot code whose import never settles, calls process.exit or never yields:
+ * `bdk validate` and `bdk serve` end with a message naming the file instead
+ * of exiting 13 without a word, exiting as if all were well, or hanging.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { freshStateRoot } from "./support/field.ts";
+import { runBdk } from "./support/run-process.ts";
+
+afterAll(removeTempProjects);
+
+const TOOL = 'export default { description: "Fine.", async execute() { return 1; } };\n';
+const FAST_DEADLINE = { BDK_MODEL: "scripted", BDK_IMPORT_TIMEOUT_MS: "1000" };
+
+function project(hostile: string): string {
+  return tempProject({ "bot/instructions.md": "You help.", "bot/tools/fine.ts": TOOL, "bot/tools/hostile.ts": hostile });
+}
+
+const validate = (dir: string) => runBdk(["validate", "--dir", dir], FAST_DEADLINE);
+const serve = (dir: string) => runBdk(["serve", "--dir", dir, "--port", "0", "--state-root", freshStateRoot()], FAST_DEADLINE);
+
+describe("an import that never settles", () => {
+  const dir = project("await new Promise(() => {});\nexport default {};\n");
+  const expected = "bot/tools/hostile.ts  failed to load: its import did not finish within 1 s (a top-level await that never settles?); the project's other modules were not loaded";
+
+  it("validate reports it on the file and exits 1", async () => {
+    const result = await validate(dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`error    ${expected}`);
+  });
+
+  it("serve refuses to start, naming the file", async () => {
+    const result = await serve(dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(expected);
+  });
+});
+
+describe("process.exit at import", () => {
+  const dir = project('console.log("setting up");\nprocess.exit(0);\n');
+  const expected = "bot/tools/hostile.ts  failed to load: it called process.exit(0) while being imported; a module must not end the process when it loads";
+
+  it("validate reports it instead of exiting 0 as if the project were valid", async () => {
+    const result = await validate(dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`error    ${expected}`);
+    expect(result.stdout).toContain("invalid (1 error, 0 warnings)");
+  });
+
+  it("serve refuses to start, naming the file", async () => {
+    const result = await serve(dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(expected);
+  });
+});
+
+describe("an import that never yields", () => {
+  const dir = project("while (true) {}\n");
+
+  for (const [command, run] of [["validate", validate], ["serve", serve]] as const) {
+    it(`${command} ends, naming the file`, async () => {
+      const result = await run(dir);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(
+        "hostile.ts  its import has kept the process busy for over 1 s (an endless loop at the top level?); stopping.",
+      );
+    });
+  }
+});
