@@ -43,8 +43,14 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
   }
   try {
     const args = parseArgs(rest, command.flags);
-    // A command that works on a project reads the project's .env files before anything loads it.
-    if (command.flags.some((flag) => flag.name === "dir")) loadEnvFiles(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), io.env);
+    // A command that works on a project reads the project's .env files before anything loads it:
+    // with --slug, the agent's own folder first (its files win), then the folder of agents.
+    if (command.flags.some((flag) => flag.name === "dir")) {
+      const dir = path.resolve(io.cwd, stringFlag(args, "dir") ?? ".");
+      const slug = stringFlag(args, "slug");
+      const agentDir = slug && /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(slug) ? [path.join(dir, slug)] : [];
+      for (const projectDir of [...agentDir, dir]) loadEnvFiles(projectDir, io.env);
+    }
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, error.message, command.name);

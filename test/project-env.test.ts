@@ -4,10 +4,10 @@
  * `bdk serve` takes PORT and HOST from them when the flags are absent.
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { KIT_ROOT, removeTempProjects, tempProject, writeFiles } from "../server/load/testing/temp-project.ts";
 import { BIN, freePort } from "./support/bdk-server.ts";
 import { runBdk } from "./support/run-process.ts";
 
@@ -41,6 +41,16 @@ describe("the project's .env files", () => {
     const dir = tempProject(PROJECT);
     const result = await runBdk(["call", "show_env", "--dir", dir], { GREETING: undefined, TARGET: undefined, MODE: undefined }, path.dirname(dir));
     expect(JSON.parse(result.stdout).result).toEqual({ greeting: "hello from .env", target: ".env.local", mode: ".env.local" });
+  });
+
+  it("with --slug in a folder of agents, the agent's own files win over the folder's", async () => {
+    const folder = tempProject({ ".env": "GREETING=from the folder\nTARGET=from the folder\n" }, { nodeModules: false });
+    const agentFiles = Object.fromEntries(Object.entries(PROJECT).map(([file, text]) => [`envbot/${file}`, text]));
+    writeFiles(folder, { ...agentFiles, "envbot/.env": "TARGET=from the agent\n", "envbot/.env.local": "" });
+    symlinkSync(path.join(KIT_ROOT, "node_modules"), path.join(folder, "node_modules"), "dir");
+    const result = await runBdk(["call", "show_env", "--dir", folder, "--slug", "envbot"], { GREETING: undefined, TARGET: undefined, MODE: undefined });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout).result).toEqual({ greeting: "from the folder", target: "from the agent" });
   });
 
   it("bdk serve listens on PORT and HOST from .env when --port and --host are absent", async () => {
