@@ -154,7 +154,7 @@ beforeAll(async () => {
   expect(install.code, install.stdout + install.stderr).toBe(0);
   // A .env inside the installed kit must never reach the project.
   writeFileSync(path.join(project, "node_modules", "@cursor", "bdk", ".env"), "KIT_ONLY=leaked\n");
-}, 900_000);
+}, 1_800_000);
 
 afterAll(async () => {
   await Promise.all(servers.map(stopServing));
@@ -227,7 +227,7 @@ describe("the packed kit", () => {
       } finally {
         writeFileSync(file, source);
       }
-    }, 120_000);
+    }, 300_000);
   });
 
   it("npx bdk call runs a tool that reads the project's .env (and never the kit's own)", async () => {
@@ -256,7 +256,7 @@ describe("the packed kit", () => {
     const chat = await npx(["bdk", "chat"], { input: "Hello there\n/exit\n" });
     expect(chat.code).toBe(0);
     expect(chat.stdout).toContain("you> ");
-  }, 120_000);
+  }, 300_000);
 
   it("npx bdk init scaffolds a project that depends on the kit the same way, validates and type-checks", async () => {
     const init = await npx(["bdk", "init", "second-bot", "--no-install", "--template", "webhook"]);
@@ -268,7 +268,7 @@ describe("the packed kit", () => {
     const typecheck = await npx(["tsc", "--noEmit", "-p", "second-bot"]);
     expect(typecheck.stdout + typecheck.stderr).toBe("");
     expect(typecheck.code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it.each(["serve", "dev"])("npx bdk %s: /v1/info and /playground answer 200, and a turn completes", async (command) => {
     const port = await freePort();
@@ -292,7 +292,7 @@ describe("the packed kit", () => {
     const events = await readNdjson<{ type: string }>(await fetch(`${url}/v1/session/${sessionId}/stream?startIndex=0`), (event) => event.type === "turn.completed");
     expect(events.at(-1)?.type).toBe("turn.completed");
     await stopServing(servers.at(-1)!);
-  }, 120_000);
+  }, 300_000);
 
   it("serves bot-examples/pr-approver from the package (cold start figure)", async () => {
     cpSync(path.join(KIT_DIR, "bot-examples", "pr-approver"), path.join(project, "pr-approver"), { recursive: true });
@@ -307,7 +307,7 @@ describe("the packed kit", () => {
       await stopServing(servers.at(-1)!);
     }
     console.log(`bdk serve cold start → first /v1/info 200 (pr-approver): ${figures.join(", ")}`);
-  }, 120_000);
+  }, 300_000);
 
   it("an execution: agent tool's workspace script runs on the package's compiled modules", async () => {
     writeFileSync(
@@ -327,5 +327,5 @@ describe("the packed kit", () => {
     const workspace = path.join(stateRoot, "workspaces", sessionId);
     const script = await run(process.execPath, [path.join(".bdk", "tools", "echo_twice.mjs"), '{"word":"cd"}'], { cwd: workspace });
     expect(JSON.parse(script.stdout)).toEqual({ ok: true, result: "cdcd" });
-  }, 120_000);
+  }, 300_000);
 });
