@@ -5,21 +5,18 @@
  * standing condition; a cancelled one never fires.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { removeTempProjects } from "../server/load/testing/temp-project.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { openStore, type Store } from "../server/store/index.ts";
 import { type RunningServer, startServer } from "./support/bdk-server.ts";
+import { postAccepted as post, remindersProject, waitFor } from "./support/reminders-server.ts";
 
 let dir: string;
 const servers: RunningServer[] = [];
 let store: Store | undefined;
 
 beforeAll(() => {
-  dir = tempProject({
-    "package.json": '{ "name": "ci-watch", "type": "module" }',
-    "bot/agent.ts": 'import { defineAgent } from "bdk";\nexport default defineAgent({ builtinTools: { reminders: true } });\n',
-    "bot/instructions.md": "You watch CI and re-check it when reminded.",
-  });
+  dir = remindersProject("ci-watch", "You watch CI and re-check it when reminded.");
 });
 
 afterAll(async () => {
@@ -28,21 +25,6 @@ afterAll(async () => {
   removeTempProjects();
 });
 
-async function post(server: RunningServer, route: string, body: unknown): Promise<Record<string, string>> {
-  const response = await fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  expect(response.status).toBe(202);
-  return (await response.json()) as Record<string, string>;
-}
-
-async function waitFor<T>(read: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const events = (sessionId: string) => store!.events.list(sessionId) as AnyBdkEvent[];
 const turnsEnded = (sessionId: string) => events(sessionId).filter((event) => event.type === "turn.completed").length;

@@ -10,6 +10,12 @@ import { PUBLIC_URL_HEADER } from "../server/http/public-url.ts";
 /** `/v1`, `/v1/...`, and in multi mode `/<slug>/v1/...`. */
 const API_PATH = /^(?:\/[^/]+)?\/v1(?:\/|$)/;
 
+/** Whether a request target is an API path (answers there are JSON, errors included). */
+export function isApiPath(url: string): boolean {
+  const query = url.indexOf("?");
+  return API_PATH.test(query === -1 ? url : url.slice(0, query));
+}
+
 export function mapRequest(req: IncomingMessage, singleSlug: string | undefined): void {
   const url = req.url ?? "/";
   req.headers[PUBLIC_URL_HEADER] = publicUrl(req, url);

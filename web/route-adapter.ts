@@ -18,6 +18,25 @@ export function httpHost(): HttpHost | undefined {
   return (globalThis as Record<symbol, unknown>)[HOST_KEY] as HttpHost | undefined;
 }
 
+/**
+ * Set on every answer a route handler gives, so the front tells them from the
+ * error pages Next.js makes itself (which it replaces with the envelope); the
+ * front removes it before the answer leaves.
+ */
+export const ROUTE_ANSWER_HEADER = "x-bdk-route-answer";
+
+/** Marks a handler's answer; one with immutable headers (a proxied `fetch` answer) is copied first. */
+function marked(response: Response): Response {
+  try {
+    response.headers.set(ROUTE_ANSWER_HEADER, "1");
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(ROUTE_ANSWER_HEADER, "1");
+    return copy;
+  }
+}
+
 const notServing = () =>
   Response.json({ ok: false, error: "not_ready", message: "Start the server with `bdk serve`." }, { status: 503 });
 
@@ -33,7 +52,7 @@ export function agentRoute(name: AgentRouteName) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     const host = httpHost();
     if (!host) return notServing();
-    return host.handleAgentRoute(name, request, await flatParams(context));
+    return marked(await host.handleAgentRoute(name, request, await flatParams(context)));
   };
 }
 
@@ -42,10 +61,10 @@ export function channelRoute() {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     const host = httpHost();
     if (!host) return notServing();
-    return host.handleChannelRoute(request, await flatParams(context));
+    return marked(await host.handleChannelRoute(request, await flatParams(context)));
   };
 }
 
 export function agentsIndexRoute() {
-  return async (request: Request): Promise<Response> => httpHost()?.agentsIndex(request) ?? notServing();
+  return async (request: Request): Promise<Response> => marked(httpHost()?.agentsIndex(request) ?? notServing());
 }

@@ -4,7 +4,8 @@ import next from "next";
 import { hasForwardingHeaders } from "../server/auth/policies.ts";
 import { FORWARDED_HEADER, type HttpHost, PEER_HEADER } from "../server/http/http-host.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
-import { mapRequest } from "./request-mapping.ts";
+import { answerClientError, envelopeNextErrors, requestLineProblem, sendError } from "./front-errors.ts";
+import { isApiPath, mapRequest } from "./request-mapping.ts";
 import { setHttpHost } from "./route-adapter.ts";
 
 export interface WebServerOptions {
@@ -40,18 +41,25 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
     req.headers[FORWARDED_HEADER] = hasForwardingHeaders(req.headers) ? "1" : "0";
     const url = req.url ?? "/";
+    const problem = requestLineProblem(req.method, url);
+    if (problem) {
+      sendError(res, problem);
+      return;
+    }
     if (url === "/health" || url.startsWith("/health?")) {
       res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
       return;
     }
-    if (!options.httpHost.options.playground && isPlaygroundPath(new URL(url, "http://x").pathname)) {
+    if (!options.httpHost.options.playground && isPlaygroundPath(pathnameOf(url))) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end('{"ok":false,"error":"not_found","message":"The playground is disabled (--no-playground)."}');
       return;
     }
     mapRequest(req, single);
+    if (isApiPath(req.url ?? "/")) envelopeNextErrors(req, res);
     void handle(req, res);
   });
+  server.on("clientError", answerClientError);
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -70,6 +78,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       setHttpHost(undefined);
     },
   };
+}
+
+/** The normalised path of a request target; `//x` and other targets URL cannot resolve keep their raw path. */
+function pathnameOf(url: string): string {
+  try {
+    return new URL(url, "http://x").pathname;
+  } catch {
+    return url.split("?")[0];
+  }
 }
 
 /** `/`, `/playground` and `/<slug>/playground`: what `--no-playground` removes (with `/v1/agents`). */

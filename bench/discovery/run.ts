@@ -5,9 +5,13 @@
  * pays jiti's transpile; later runs hit its filesystem cache, as a developer's
  * repeated `bdk validate` would. Target: under 2 s.
  *
+ * The second case gives the 250 tools one shared `bot/lib` module that throws
+ * at import: the same target, and it prints how many lines the report takes
+ * (the module is evaluated once and reported once, not 250 times).
+ *
  *   npx tsx bench/discovery/run.ts [--tools 250] [--runs 3]
  */
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,10 +24,12 @@ function flag(name: string, fallback: number): number {
   return index === -1 ? fallback : Number(process.argv[index + 1]);
 }
 
-function toolSource(index: number, salt: string): string {
+type Case = "zod-tools" | "failing-lib";
+
+function toolSource(index: number, salt: string, kind: Case): string {
   return `import { defineTool } from "@cursor/bdk/tools";
 import { z } from "zod";
-
+${kind === "failing-lib" ? 'import { catalog } from "../lib/catalog.js";\n' : ""}
 // ${salt}
 export default defineTool({
   description: "Benchmark tool number ${index}: looks up a record.",
@@ -35,46 +41,65 @@ export default defineTool({
     mode: z.enum(["fast", "full"]).optional(),
   }),
   async execute({ id, limit }) {
-    return { id, limit, tool: ${index} };
+    return { id, limit, tool: ${index}${kind === "failing-lib" ? ", catalog" : ""} };
   },
 });
 `;
 }
 
-function generate(dir: string, tools: number): void {
+const FAILING_LIB = `const url = process.env.BENCH_CATALOG_URL;
+if (!url) throw new Error("BENCH_CATALOG_URL is not set");
+export const catalog = { url };
+`;
+
+function generate(dir: string, tools: number, kind: Case): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, "bot", "tools"), { recursive: true });
+  if (kind === "failing-lib") {
+    mkdirSync(path.join(dir, "bot", "lib"));
+    writeFileSync(path.join(dir, "bot", "lib", "catalog.ts"), FAILING_LIB);
+  }
   symlinkSync(path.join(KIT_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `bench-${tools}-tools`, private: true, type: "module" }));
   writeFileSync(path.join(dir, "bot", "instructions.md"), "You are a benchmark agent.\n");
   const salt = `salt ${Date.now()}`;
-  for (let i = 0; i < tools; i++) writeFileSync(path.join(dir, "bot", "tools", `tool_${String(i).padStart(3, "0")}.ts`), toolSource(i, salt));
+  for (let i = 0; i < tools; i++) writeFileSync(path.join(dir, "bot", "tools", `tool_${String(i).padStart(3, "0")}.ts`), toolSource(i, salt, kind));
 }
 
-function timeValidate(dir: string): number {
+/** Time of one `bdk validate` and the lines of its report (diagnostics, hints and the verdict). */
+function timeValidate(dir: string, kind: Case): { ms: number; lines: number } {
   const start = performance.now();
-  const output = execFileSync(process.execPath, [path.join(KIT_ROOT, "bin", "bdk.mjs"), "validate", "--dir", dir], {
+  const result = spawnSync(process.execPath, [path.join(KIT_ROOT, "bin", "bdk.mjs"), "validate", "--dir", dir], {
     cwd: KIT_ROOT,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
   });
   const elapsed = performance.now() - start;
-  if (!/: valid \(0 errors/.test(output)) throw new Error(`validate did not pass:\n${output}`);
-  return elapsed;
+  const expected = kind === "zod-tools" ? /: valid \(0 errors/ : /: invalid \(1 error, 0 warnings\)/;
+  if (!expected.test(result.stdout)) throw new Error(`validate did not report what the case expects:\n${result.stdout}${result.stderr}`);
+  return { ms: elapsed, lines: result.stdout.trimEnd().split("\n").length };
 }
 
 const tools = flag("tools", 250);
 const runs = flag("runs", 3);
-const dir = path.join(KIT_ROOT, "bench", ".work", `discovery-${tools}`);
-generate(dir, tools);
+let allOnTarget = true;
 
-const times: number[] = [];
-for (let run = 0; run < runs; run++) {
-  const ms = timeValidate(dir);
-  times.push(ms);
-  console.log(`run ${run + 1}${run === 0 ? " (new sources: transpile)" : " (jiti fs cache warm)"}: ${Math.round(ms)} ms`);
+for (const kind of ["zod-tools", "failing-lib"] as const) {
+  const dir = path.join(KIT_ROOT, "bench", ".work", `discovery-${kind}-${tools}`);
+  generate(dir, tools, kind);
+  const times: number[] = [];
+  let lines = 0;
+  for (let run = 0; run < runs; run++) {
+    const measured = timeValidate(dir, kind);
+    times.push(measured.ms);
+    lines = measured.lines;
+    console.log(`${kind} run ${run + 1}${run === 0 ? " (new sources: transpile)" : " (jiti fs cache warm)"}: ${Math.round(measured.ms)} ms`);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const label = kind === "zod-tools" ? `${tools} tool files` : `${tools} tools sharing a bot/lib module that throws`;
+  const report = kind === "zod-tools" ? "" : `; the report takes ${lines} lines`;
+  console.log(`bdk validate, ${label}: min ${Math.round(sorted[0])} ms, median ${Math.round(median)} ms (target < ${TARGET_MS} ms)${report}`);
+  allOnTarget &&= median < TARGET_MS;
 }
-const sorted = [...times].sort((a, b) => a - b);
-const median = sorted[Math.floor(sorted.length / 2)];
-console.log(`bdk validate, ${tools} tool files: min ${Math.round(sorted[0])} ms, median ${Math.round(median)} ms (target < ${TARGET_MS} ms)`);
-process.exitCode = median < TARGET_MS ? 0 : 1;
+process.exitCode = allOnTarget ? 0 : 1;

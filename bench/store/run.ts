@@ -1,13 +1,15 @@
 /**
  * Store throughput: `npx tsx bench/store/run.ts [appendCount] [replayCount]`.
  * Appends one event per transaction (with its trace line), then replays a
- * 100k-event session through `events.iterate`.
+ * 100k-event session through `events.iterate`; then the cost of opening a
+ * 5,000-session state root (open.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { EventDraft } from "../../server/protocol/events.ts";
 import { openStore } from "../../server/store/store.ts";
+import { benchOpen } from "./open.ts";
 
 const appendCount = Number(process.argv[2] ?? 20_000);
 const replayCount = Number(process.argv[3] ?? 100_000);
@@ -43,3 +45,4 @@ try {
   store.close();
   rmSync(stateRoot, { recursive: true, force: true });
 }
+benchOpen();

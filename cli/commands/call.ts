@@ -28,12 +28,24 @@ export const callCommand: Command = {
       outcome = await remote.request("POST", `/tools/${encodeURIComponent(toolName)}`, { input });
     } else {
       const { openSelectedAgent } = await import("../../server/host/open-selected.ts");
+      const { AgentLoadError } = await import("../../server/host/open-agent.ts");
       const stateRoot = stringFlag(args, "state-root");
       const opened = await openSelectedAgent(await selectedAgent(args, io), {
         stateRoot: stateRoot && path.resolve(io.cwd, stateRoot),
         env: io.env,
+        allowErrors: true,
       });
       try {
+        // Errors in other files do not stop a call of a tool that loaded; a tool that did not load cannot be called.
+        const errors = opened.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+        if (errors.length > 0) {
+          if (!opened.agent.tools.some((tool) => tool.name === toolName)) {
+            const refusal = new AgentLoadError(opened.diagnostics);
+            refusal.message = `tool "${toolName}" is not available: ${refusal.message}`;
+            throw refusal;
+          }
+          io.stderr.write(`warning: the agent has ${errors.length} error${errors.length === 1 ? "" : "s"} (bdk validate lists them); calling ${toolName}, which loaded.\n`);
+        }
         const result = await opened.runtime.callTool(toolName, input, { principal: { type: "user", id: "local" } });
         outcome = { isError: result.isError, result: result.output };
       } finally {

@@ -33,7 +33,7 @@ export function renderInfo(info: ProjectInfo, io: CommandIO): string {
       "tools",
       info.tools.map((tool) => [
         tool.name,
-        [tool.effect, tool.execution === "agent" ? "agent" : "", tool.needsApproval ? `approval${tool.needsApproval === "dynamic" ? "?" : ""}` : "", tool.source === "authored" ? "" : tool.source]
+        [tool.effectDefault ? `${tool.effect} (default)` : tool.effect, tool.execution === "agent" ? "agent" : "", tool.needsApproval ? `approval${tool.needsApproval === "dynamic" ? "?" : ""}` : "", tool.source === "authored" ? "" : tool.source]
           .filter(Boolean)
           .join(", "),
         firstLine(tool.description),

@@ -20,6 +20,8 @@ export interface ToolInfo {
   description?: string;
   execution?: string;
   effect?: string;
+  /** No effect declared: it counts as `write`. */
+  effectDefault?: boolean;
   needsApproval?: boolean | string;
   source?: string;
   inputSchema?: JsonSchema;

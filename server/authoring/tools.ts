@@ -1,5 +1,5 @@
 import { brand } from "./brand.ts";
-import type { ArtifactsApi, HostServices, JsonSchemaObject } from "./types.ts";
+import type { ArtifactsApi, HostServices, JsonObject, JsonSchemaObject } from "./types.ts";
 
 /** Anything with zod's `safeParse` and its inferred output type (zod 3 or 4). */
 export interface ZodLike<Output = unknown> {
@@ -7,12 +7,15 @@ export interface ZodLike<Output = unknown> {
   readonly _output?: Output;
 }
 
-/** The input type `execute` receives: inferred from a zod schema, loose for JSON Schema. */
-export type InferToolInput<Schema> = Schema extends ZodLike<infer Output>
-  ? Output
-  : Schema extends JsonSchemaObject
-    ? Record<string, unknown>
-    : Record<string, never>;
+/**
+ * zod (3 or 4), or a JSON Schema object however it is typed: inline, as
+ * `JsonSchemaObject`, or as whatever a generator returns (`Record<string, unknown>`,
+ * its own interface). The loader checks the shape.
+ */
+export type ToolInputSchema = ZodLike | JsonSchemaObject | object;
+
+/** The input type `execute` receives: inferred from a zod schema; a JSON object for a JSON Schema (validated, not inferred). */
+export type InferToolInput<Schema> = Schema extends ZodLike<infer Output> ? Output : Schema extends object ? JsonObject : Record<string, never>;
 
 export type ToolResultContent =
   | { type: "text"; text: string }
@@ -44,6 +47,12 @@ export interface ToolDefinition<Schema = undefined, Output = unknown> {
   effect?: ToolEffect | ((input: InferToolInput<Schema>) => ToolEffect);
   needsApproval?: boolean | ((input: InferToolInput<Schema>, ctx: ToolContext) => boolean | Promise<boolean>);
   dryRunResult?: (input: InferToolInput<Schema>) => unknown;
+  /**
+   * Time limit of one call in ms (default 10 minutes; `Infinity` for none).
+   * When it passes, the call's `abortSignal` fires and the model gets an
+   * error result; a call that does not stop is left running.
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -56,7 +65,7 @@ export interface ToolDefinition<Schema = undefined, Output = unknown> {
  *   async execute({ prUrl }) { return { prUrl }; },
  * });
  */
-export function defineTool<Schema extends ZodLike | JsonSchemaObject | undefined = undefined, Output = unknown>(
+export function defineTool<Schema extends ToolInputSchema | undefined = undefined, Output = unknown>(
   definition: ToolDefinition<Schema, Output>,
 ): ToolDefinition<Schema, Output> {
   return brand("tool", definition);

@@ -22,7 +22,8 @@ export interface HostMcpCallResult {
   [key: string]: unknown;
 }
 
-export interface KvStore {
+/** `ctx.host.kv`: durable JSON values per agent, shared by all its sessions. */
+export interface HostKvApi {
   get(key: string): Promise<JsonValue | undefined>;
   put(key: string, value: JsonValue): Promise<void>;
   delete(key: string): Promise<void>;
@@ -89,7 +90,7 @@ export interface RemindersApi {
 }
 
 export interface HostServices {
-  kv: KvStore;
+  kv: HostKvApi;
   mcp: {
     names(): string[];
     /** In a tool, the call stops with the turn (the tool's `abortSignal`) unless `options.signal` says otherwise. */

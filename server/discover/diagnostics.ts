@@ -15,6 +15,7 @@ export type DiagnosticCode =
   | "duplicate_name"
   | "wrong_export"
   | "import_failed"
+  | "missing_export"
   | "invalid_definition"
   | "invalid_input_schema"
   | "missing_description"

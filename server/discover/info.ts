@@ -46,6 +46,8 @@ export interface ProjectInfo {
     description: string;
     execution: "server" | "agent";
     effect: "read" | "write" | "dynamic";
+    /** The tool declares no effect: it counts as `write`. */
+    effectDefault?: true;
     needsApproval: boolean | "dynamic";
     inputSchema: Record<string, unknown>;
     source: string;
@@ -184,6 +186,7 @@ export function projectInfo(
       description: tool.description,
       execution: tool.execution,
       effect: tool.effectLabel,
+      ...(tool.effectIsDefault ? { effectDefault: true as const } : {}),
       needsApproval: tool.needsApprovalLabel,
       inputSchema: tool.inputJsonSchema,
       source: tool.source,

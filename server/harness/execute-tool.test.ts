@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { toModelOutput } from "./execute-tool.ts";
+import type { ToolContext } from "../authoring/tools.ts";
+import { loadTool } from "../load/tool.ts";
+import { executeTool, toModelOutput } from "./execute-tool.ts";
 
 const png = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
 
@@ -35,5 +37,32 @@ describe("toModelOutput", () => {
       value: { content: [{ type: "image", data: "x" }] },
     });
     expect(toModelOutput({ output: { rate: 23 }, isError: false })).toEqual({ type: "json", value: { rate: 23 } });
+  });
+});
+
+describe("executeTool", () => {
+  const ctx = (dryRun: boolean) => ({ session: { id: "ses_1", dryRun } }) as unknown as ToolContext;
+
+  it("reports a returned { content, isError: true } as an error, whatever else it carries, like a throw", async () => {
+    const mcpStyle = loadTool("lookup", {
+      description: "Lookup",
+      effect: "read",
+      execute: () => ({ content: [{ type: "text", text: "rate limited" }, { type: "resource", resource: { uri: "x:1" } }], isError: true, structuredContent: { retryAfter: 30 } }),
+    });
+    const outcome = await executeTool(mcpStyle, {}, ctx(false));
+    expect(outcome.isError).toBe(true);
+    expect(toModelOutput(outcome)).toEqual({ type: "error-text", value: "rate limited" });
+    const thrown = await executeTool(loadTool("boom", { description: "Boom", effect: "read", execute: () => { throw new Error("rate limited"); } }), {}, ctx(false));
+    expect([thrown.isError, toModelOutput(thrown)]).toEqual([true, { type: "error-text", value: "rate limited" }]);
+  });
+
+  it("never runs a tool without a declared effect in a dry run", async () => {
+    let ran = false;
+    const post = loadTool("post", { description: "Post", execute: () => (ran = true) });
+    expect((await executeTool(post, {}, ctx(true))).output).toEqual({ dryRun: true });
+    const withResult = loadTool("post", { description: "Post", dryRunResult: () => ({ posted: false }), execute: () => (ran = true) });
+    expect((await executeTool(withResult, {}, ctx(true))).output).toEqual({ posted: false });
+    expect(ran).toBe(false);
+    expect((await executeTool(post, {}, ctx(false))).output).toBe(true);
   });
 });

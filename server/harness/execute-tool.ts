@@ -3,12 +3,15 @@ import type { ModelMessage, ToolResultOutput } from "@ai-sdk/provider-utils";
 import type { ToolContext } from "../authoring/tools.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { LoadedTool } from "../load/types.ts";
+import { DEFAULT_TOOL_TIMEOUT_MS, guardCall, jsonProblem } from "./tool-guard.ts";
 
 /** What one tool call produced, as the `action.result` event and `bdk call` report it. */
 export interface ToolOutcome {
   output: unknown;
   isError: boolean;
   durationMs: number;
+  /** The call was left running (it ignored its stop, or outlived its time limit). */
+  stillRunning?: true;
 }
 
 export interface ContentEnvelope {
@@ -25,6 +28,15 @@ export function isContentEnvelope(value: unknown): value is ContentEnvelope {
     content.every(isContentPart) &&
     Object.keys(value).every((key) => key === "content" || key === "isError")
   );
+}
+
+/**
+ * `{ content, isError: true }` with any other keys (an MCP result's
+ * `structuredContent`, `_meta`) or content parts: the tool reports a failure,
+ * as a throw does.
+ */
+export function isErrorResult(value: unknown): value is { content: unknown; isError: true } {
+  return typeof value === "object" && value !== null && "content" in value && (value as { isError?: unknown }).isError === true;
 }
 
 function isContentPart(part: unknown): boolean {
@@ -49,16 +61,30 @@ export async function executeTool(tool: LoadedTool, rawInput: unknown, ctx: Tool
   const parsed = tool.parseInput(rawInput ?? {});
   if (!parsed.ok) return finish(`Invalid input for tool ${tool.name}: ${parsed.message}`, true);
 
-  try {
-    if (ctx.session.dryRun && tool.effect(parsed.value) === "write") {
-      return finish(tool.dryRunResult ? await tool.dryRunResult(parsed.value) : { dryRun: true }, false);
-    }
-    const output = await tool.execute(parsed.value, ctx);
-    if (isContentEnvelope(output)) return finish(output, output.isError === true);
-    return finish(output === undefined ? null : output, false);
-  } catch (error) {
-    return finish(messageOf(error), true);
-  }
+  const dryRun = ctx.session.dryRun === true && tool.effect(parsed.value) === "write";
+  const call = await guardCall<unknown>(
+    (signal) =>
+      dryRun
+        ? (tool.dryRunResult?.(parsed.value) ?? { dryRun: true })
+        : tool.execute(parsed.value, { ...ctx, abortSignal: signal }),
+    { signal: ctx.abortSignal, timeoutMs: tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS },
+  );
+  if (!call.settled) return { ...finish(leftRunning(tool, call.why), true), stillRunning: true };
+  if ("error" in call) return finish(messageOf(call.error), true);
+  const output = call.value;
+  const problem = jsonProblem(output);
+  if (problem) return finish(`tool \`${tool.name}\` returned a value that is not JSON: ${problem}`, true);
+  if (isErrorResult(output)) return finish(output, true);
+  if (isContentEnvelope(output)) return finish(output, false);
+  return finish(output === undefined ? null : output, false);
+}
+
+function leftRunning(tool: LoadedTool, why: "stopped" | "timed out"): string {
+  const what =
+    why === "stopped"
+      ? "was still running when the turn was stopped (it did not stop on its abort signal)"
+      : `did not finish within its time limit of ${tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS} ms (the tool's timeoutMs)`;
+  return `tool \`${tool.name}\` ${what}; it was left running and its result will be discarded.`;
 }
 
 /**
@@ -80,8 +106,15 @@ export function toModelOutput(outcome: Pick<ToolOutcome, "output" | "isError">):
       ),
     };
   }
-  if (isError) return { type: "error-text", value: typeof output === "string" ? output : JSON.stringify(output) };
+  if (isError) return { type: "error-text", value: typeof output === "string" ? output : (errorResultText(output) ?? JSON.stringify(output)) };
   return { type: "json", value: toJsonValue(output) };
+}
+
+/** The text parts of an error result that is not a well-formed envelope (extra keys, other part types). */
+function errorResultText(output: unknown): string | undefined {
+  if (!isErrorResult(output) || !Array.isArray(output.content)) return undefined;
+  const texts = output.content.map((part) => (typeof part?.text === "string" ? part.text : undefined)).filter((text) => text !== undefined);
+  return texts.length > 0 ? texts.join("\n") : undefined;
 }
 
 function toJsonValue(value: unknown): JSONValue {

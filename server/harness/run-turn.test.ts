@@ -23,7 +23,7 @@ function turn(message: string, tools = [inspect, broken]) {
     tools,
     models: [{ id: "scripted", model: createScriptedModel({ agentName: "tester" }) }],
     isModelUnavailable: () => false,
-    toolContext: () => ({ session: { id: "ses_test" } }) as ToolContext,
+    toolContext: () => ({ session: { id: "ses_test" }, abortSignal: new AbortController().signal }) as ToolContext,
     abortSignal: new AbortController().signal,
     emit: (draft) => events.push(draft),
   });
@@ -89,7 +89,7 @@ describe("runTurn with the scripted model", () => {
         { id: "scripted", model: createScriptedModel({ agentName: "backup" }) },
       ],
       isModelUnavailable: () => true,
-      toolContext: () => ({ session: { id: "ses_test" } }) as ToolContext,
+      toolContext: () => ({ session: { id: "ses_test" }, abortSignal: new AbortController().signal }) as ToolContext,
       abortSignal: new AbortController().signal,
       emit: (draft) => events.push(draft),
     });

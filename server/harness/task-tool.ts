@@ -39,5 +39,7 @@ export function createTaskTool(options: TaskToolOptions): LoadedTool {
         throw error;
       }
     },
+    // A subagent's turn stops with its parent's and each of its tool calls has its own limit: no limit of its own.
+    { timeoutMs: Number.POSITIVE_INFINITY },
   );
 }

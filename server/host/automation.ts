@@ -4,8 +4,6 @@
  * cron cadence and reminder timers (never under `--dev`, where the dev
  * routes and the serve handle dispatch by hand).
  */
-import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
 import type { ReminderInput, ReminderRecord } from "../authoring/types.ts";
 import { ChannelHub, type ChannelHubOptions } from "../channels/channel-hub.ts";
 import { nextFireTime } from "../discover/cron.ts";
@@ -33,12 +31,13 @@ export interface ScheduleInfo {
 export class AgentAutomation {
   readonly channels: ChannelHub;
   readonly reminders: ReminderBook;
-  /** This process, as a holder of the schedule and reminder leases. */
-  readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  /** This process, as a holder of the schedule and reminder leases (they pass on as soon as it dies). */
+  readonly holder: string;
   private scheduleRunner?: ScheduleRunner;
   private reminderTimers?: ReminderTimers;
 
   constructor(private readonly options: AutomationOptions) {
+    this.holder = options.store.leases.processHolder();
     this.reminders = options.reminders;
     this.channels = new ChannelHub(options);
   }

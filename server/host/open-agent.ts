@@ -38,6 +38,8 @@ export interface OpenAgentOptions {
   connectPeer?: (agentSlug: string) => Promise<Transport>;
   /** The agent's slug in a folder of agents: load errors name it with the folder. */
   slug?: string;
+  /** Open even when some files have errors (`bdk call` of a tool that did load); the errors stay in `diagnostics`. */
+  allowErrors?: boolean;
 }
 
 export interface OpenedAgent {
@@ -85,8 +87,8 @@ export function defaultStateRoot(projectDir: string): string {
 export async function openAgent(projectDir: string, options: OpenAgentOptions = {}): Promise<OpenedAgent> {
   const dir = path.resolve(projectDir);
   const loaded = await loadAgent(dir);
-  // Problems of evals/ stop `bdk eval`, not the agent.
-  if (!loaded.agent || agentErrors(loaded.diagnostics).length > 0) {
+  // Problems of evals/ stop `bdk eval`, not the agent; `allowErrors` opens despite the others too.
+  if (!loaded.agent || (!options.allowErrors && agentErrors(loaded.diagnostics).length > 0)) {
     throw new AgentLoadError(loaded.diagnostics, options.slug ? `agent "${options.slug}" (${dir})` : `the agent in ${dir}`);
   }
   const agent = loaded.agent;

@@ -6,6 +6,7 @@ import type { Principal } from "../protocol/events.ts";
 import type { SessionRow } from "../store/types.ts";
 import { readJsonBody } from "./body.ts";
 import { eventStream, NDJSON_HEADERS } from "./ndjson.ts";
+import { limitParam } from "./query.ts";
 import { json } from "./respond.ts";
 
 /** Everything a route handler needs; built by the host after auth. */
@@ -137,7 +138,7 @@ export const sessionRoutes = {
   async listSessions(req) {
     const { request, opened } = req;
     const url = new URL(request.url);
-    const limit = Math.min(Math.max(Number(url.searchParams.get("limit") ?? "50") || 50, 1), 200);
+    const limit = limitParam(url, { fallback: 50, max: 200 });
     const page = opened.runtime.listSessions({
       principal: visibleOwner(req),
       q: url.searchParams.get("q") ?? undefined,
@@ -178,6 +179,7 @@ export const sessionRoutes = {
         description: tool.description,
         inputSchema: tool.inputJsonSchema,
         effect: tool.effectLabel,
+        ...(tool.effectIsDefault ? { effectDefault: true } : {}),
         needsApproval: tool.needsApprovalLabel,
       }));
     return json({ ok: true, tools });

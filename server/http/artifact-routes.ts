@@ -2,6 +2,7 @@ import { BdkError } from "../protocol/errors.ts";
 import { type Principal, samePrincipal } from "../protocol/events.ts";
 import type { ArtifactRow } from "../store/types.ts";
 import { type AgentRequest, type AgentRouteHandler, visibleOwner } from "./agent-routes.ts";
+import { limitParam } from "./query.ts";
 import { json } from "./respond.ts";
 
 const DEFAULT_LIMIT = 100;
@@ -31,11 +32,7 @@ function requireArtifact(req: AgentRequest): ArtifactRow {
 export const artifactRoutes = {
   async listArtifacts(req) {
     const url = new URL(req.request.url);
-    const rawLimit = url.searchParams.get("limit");
-    const limit = rawLimit === null ? DEFAULT_LIMIT : Number(rawLimit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-      throw new BdkError("invalid_request", `limit must be an integer from 1 to ${MAX_LIMIT}, got "${rawLimit}".`);
-    }
+    const limit = limitParam(url, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT });
     const rows = req.opened.store.artifacts.list({
       kind: url.searchParams.get("kind") ?? undefined,
       key: url.searchParams.get("key") ?? undefined,

@@ -22,7 +22,8 @@ export async function readBodyBytes(request: Request, limit = DEFAULT_BODY_LIMIT
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      // Not awaited: cancelling one branch of a teed body (a cloned request) settles only once the other branch is cancelled too.
+      reader.cancel().catch(() => undefined);
       throw tooLarge(limit);
     }
     chunks.push(value);

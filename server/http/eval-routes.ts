@@ -7,6 +7,7 @@ import { localTarget } from "../evals/target.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { AgentRouteHandler, AgentRequest } from "./agent-routes.ts";
 import { readJsonBody } from "./body.ts";
+import { limitParam } from "./query.ts";
 import { json } from "./respond.ts";
 
 const startRunBody = z.object({
@@ -89,7 +90,7 @@ export const evalRoutes = {
   },
 
   async listEvalRuns({ request, opened }) {
-    const limit = Math.min(Math.max(Number(new URL(request.url).searchParams.get("limit") ?? "50") || 50, 1), 200);
+    const limit = limitParam(new URL(request.url), { fallback: 50, max: 200 });
     return json({ ok: true, runs: listStoredRuns(opened.store, limit) });
   },
 

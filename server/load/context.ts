@@ -8,11 +8,16 @@ import { kindOf, type DefinitionKind } from "../authoring/brand.ts";
 import type { DiagnosticList } from "../discover/diagnostics.ts";
 import { DefinitionError } from "./definition-error.ts";
 import { defaultExport, type ProjectImporter } from "./importer.ts";
+import type { ProjectZod } from "./project-zod.ts";
 
 export interface LoadContext {
   rootDir: string;
   importer: ProjectImporter;
   diagnostics: DiagnosticList;
+  /** The zod copies of the project met so far (tool schemas are converted with their own copy). */
+  projectZod: ProjectZod;
+  /** Files whose missing imports the import scan reported: a load failure they explain is not reported twice. */
+  missingExportFiles: Set<string>;
 }
 
 export function absolute(ctx: LoadContext, file: string): string {
@@ -23,12 +28,13 @@ export function readProjectFile(ctx: LoadContext, file: string): string {
   return readFileSync(absolute(ctx, file), "utf8");
 }
 
-/** Imports a file; reports an import failure on it. */
+/** Imports a file; reports an import failure on it (a module it imports that failed is reported once, by `reportFailedModules`). */
 export async function importFile(ctx: LoadContext, file: string): Promise<Record<string, unknown> | undefined> {
   const imported = await ctx.importer.load(absolute(ctx, file));
   if (imported.ok) return imported.module;
   if (imported.skipped) return undefined;
-  ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line });
+  const explained = imported.failedImport !== undefined && ctx.missingExportFiles.has(imported.failedImport);
+  if (!imported.failedModule && !explained) ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line });
   return undefined;
 }
 

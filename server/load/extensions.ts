@@ -77,7 +77,7 @@ function mountContributions(ctx: LoadContext, entry: NamedFile, mount: Extension
   const { contributes } = resolved;
 
   for (const [name, definition] of Object.entries(contributions.tools)) {
-    const tool = checked(ctx, file, () => loadTool(named(name), definition, { file, source: "extension" }), `tool ${named(name)}: `);
+    const tool = checked(ctx, file, () => loadTool(named(name), definition, { file, source: "extension", projectZod: ctx.projectZod }), `tool ${named(name)}: `);
     if (tool && addUnique(ctx, parts.tools, tool, "tool", file)) contributes.tools.push(tool.name);
   }
   for (const [name, definition] of Object.entries(contributions.skills)) {

@@ -4,6 +4,11 @@
  * schedule importing `../channels/webhook.js` gets the very object discovery
  * saw. Creating a new importer for the same project re-evaluates its files
  * (hot reload); packages in node_modules stay cached.
+ *
+ * A project module that throws while it is evaluated (a shared `bot/lib`
+ * file) is evaluated once: CommonJS would run it again for each importer, so
+ * the importer remembers the failure and answers every later file that
+ * imports it (per the import scan) with that failure, without running it.
  */
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -14,15 +19,37 @@ import { messageOf } from "../protocol/errors.ts";
 import { authoringVirtualModules } from "./authoring-modules.ts";
 import { guardedImport, ImportTimeoutError, importTimeoutMs } from "./import-guard.ts";
 import { explainInteropError } from "./interop-errors.ts";
+import { projectFrames } from "./project-frame.ts";
 
 export type ModuleImport =
   | { ok: true; module: Record<string, unknown> }
-  /** `skipped`: not attempted, because an earlier import never finished (that one is reported). */
-  | { ok: false; message: string; line?: number; skipped?: true };
+  | {
+      ok: false;
+      message: string;
+      line?: number;
+      /** Another project module failed (relative path): it is reported once, for all its importers (`failedModules`). */
+      failedModule?: string;
+      /** The file (relative) whose import of a missing export made the load fail (`(0 , _x.default) is not a function`). */
+      failedImport?: string;
+      /** Not attempted, because an earlier import never finished (that one is reported). */
+      skipped?: true;
+    };
+
+/** A project module that failed while other files imported it, and those files (paths relative to the project). */
+export interface FailedModule {
+  file: string;
+  message: string;
+  line?: number;
+  importers: string[];
+}
 
 export interface ProjectImporter {
   /** Imports an absolute file; failures (syntax error, missing module, a throw at top level) are returned, not thrown. */
   load(absoluteFile: string): Promise<ModuleImport>;
+  /** The modules other files failed on, in the order they failed. */
+  failedModules(): FailedModule[];
+  /** Imports `specifier` as `fromFile` would (the very module object it got); undefined when it cannot be loaded. */
+  importFrom(specifier: string, fromFile: string): Promise<unknown>;
 }
 
 const FS_CACHE_DIR = path.join(os.tmpdir(), "bdk-jiti-cache");
@@ -40,11 +67,15 @@ function evictProjectModules(rootDir: string): void {
  * The loader's message without a stack, paths relative to the project, and
  * the line when the transpiler reports `file:line:column`.
  */
-export function describeImportError(error: unknown, rootDir: string, file: string): { message: string; line?: number } {
+export function describeImportError(error: unknown, rootDir: string, file: string): { message: string; line?: number; failedImport?: string } {
   const interop = explainInteropError(error, rootDir);
   if (interop) {
     const here = interop.file === path.relative(rootDir, file);
-    return { message: here || !interop.file ? interop.message : `${interop.file}:${interop.line}: ${interop.message}`, line: here ? interop.line : undefined };
+    return {
+      message: here || !interop.file ? interop.message : `${interop.file}:${interop.line}: ${interop.message}`,
+      line: here ? interop.line : undefined,
+      ...(interop.file ? { failedImport: interop.file } : {}),
+    };
   }
   // A module may throw anything (`throw "x"`, `throw { code: 1 }`): keep what it threw.
   const raw = messageOf(error);
@@ -59,6 +90,34 @@ export function describeImportError(error: unknown, rootDir: string, file: strin
   return { message, line: lineMatch ? Number(lineMatch[1]) : undefined };
 }
 
+/**
+ * The project module whose own evaluation threw: the innermost place the
+ * error names (a stack frame, or the file a transform error could not parse)
+ * in a project file that has not finished loading. A function of a loaded
+ * module that throws when the importer calls it is the importer's failure,
+ * not the module's.
+ */
+function throwingModule(error: unknown, rootDir: string): { file: string; line: number } | undefined {
+  const cache = createRequire(import.meta.url).cache;
+  const frame = projectFrames(error, rootDir).find(({ absolute }) => !cache[absolute]?.loaded);
+  return frame && { file: frame.absolute, line: frame.line };
+}
+
+/** The first module in `file`'s project imports (transitively, not `file` itself) that is known to fail. */
+function failedImportOf(file: string, imports: Map<string, Set<string>>, failed: Map<string, FailedModule>): FailedModule | undefined {
+  const seen = new Set([file]);
+  const queue = [...(imports.get(file) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    const failure = failed.get(next);
+    if (failure) return failure;
+    queue.push(...(imports.get(next) ?? []));
+  }
+  return undefined;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -68,9 +127,16 @@ export function defaultExport(module: Record<string, unknown>): { found: boolean
   return Object.prototype.hasOwnProperty.call(module, "default") ? { found: true, value: module.default } : { found: false };
 }
 
-export function createProjectImporter(rootDir: string): ProjectImporter {
+/** `imports`: each project file's project imports (from the import scan), so known failures are not re-run. */
+export function createProjectImporter(rootDir: string, imports: Map<string, Set<string>> = new Map()): ProjectImporter {
   const root = path.resolve(rootDir);
   evictProjectModules(root);
+  const failed = new Map<string, FailedModule>();
+  const relative = (file: string) => path.relative(root, file).split(path.sep).join("/");
+  const answer = (failure: FailedModule, importer: string): ModuleImport => {
+    failure.importers.push(relative(importer));
+    return { ok: false, message: failure.message, line: failure.line, failedModule: failure.file };
+  };
   const jiti = createJiti(pathToFileURL(path.join(root, "package.json")).href, {
     moduleCache: true,
     interopDefault: true,
@@ -83,6 +149,8 @@ export function createProjectImporter(rootDir: string): ProjectImporter {
   return {
     async load(absoluteFile) {
       if (stuck) return { ok: false, message: `not imported: the import of ${stuck} never finished`, skipped: true };
+      const known = failedImportOf(absoluteFile, imports, failed);
+      if (known) return answer(known, absoluteFile);
       try {
         const module = (await guardedImport(absoluteFile, timeoutMs, () => jiti.import(absoluteFile))) as Record<string, unknown>;
         return { ok: true, module };
@@ -91,7 +159,25 @@ export function createProjectImporter(rootDir: string): ProjectImporter {
           stuck = path.relative(root, absoluteFile);
           return { ok: false, message: `${error.message}; the project's other modules were not loaded` };
         }
-        return { ok: false, ...describeImportError(error, root, absoluteFile) };
+        const thrower = throwingModule(error, root);
+        if (!thrower || thrower.file === absoluteFile) {
+          const described = describeImportError(error, root, absoluteFile);
+          return { ok: false, ...described, line: described.line ?? thrower?.line };
+        }
+        let failure = failed.get(thrower.file);
+        if (!failure) {
+          failure = { file: relative(thrower.file), message: describeImportError(error, root, thrower.file).message, line: thrower.line, importers: [] };
+          failed.set(thrower.file, failure);
+        }
+        return answer(failure, absoluteFile);
+      }
+    },
+    failedModules: () => [...failed.values()],
+    async importFrom(specifier, fromFile) {
+      try {
+        return await jiti.import(specifier, { parentURL: pathToFileURL(fromFile).href });
+      } catch {
+        return undefined;
       }
     },
   };

@@ -1,14 +1,15 @@
 /**
- * Tool input schemas: a zod schema (validated before `execute`, converted to
- * JSON Schema for the model) or a plain JSON Schema object (passed to the model
- * as is). The conversion runs through the schema's own zod copy when it can,
- * so descriptions registered on that copy are kept.
+ * Tool input schemas: a zod schema (validated with zod, converted to JSON
+ * Schema for the model) or a plain JSON Schema object (validated with ajv,
+ * given to the model as is). Both are checked once, when the tool loads.
  */
 import { createRequire } from "node:module";
 import { toJSONSchema } from "zod/v4/core";
 import type { ZodLike } from "../authoring/tools.ts";
 import { checkSchema, type SchemaCheck } from "../authoring/validate-schema.ts";
 import { DefinitionError } from "./definition-error.ts";
+import { compileJsonSchema } from "./json-schema.ts";
+import type { ProjectZod } from "./project-zod.ts";
 
 export interface CompiledInputSchema {
   kind: "zod" | "json-schema" | "none";
@@ -26,44 +27,74 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
-const JSON_SCHEMA_OPTIONS = { target: "draft-7", io: "input", unrepresentable: "any" } as const;
+export const JSON_SCHEMA_OPTIONS = { target: "draft-7", io: "input", unrepresentable: "any" } as const;
 
-/** zod 4 (classic method or core function), else zod 3 through the AI SDK's converter. */
-export function zodToJsonSchema(schema: ZodLike): Record<string, unknown> {
+/**
+ * zod 4 through the schema's own copy: its `toJSONSchema` method (zod 4.1+),
+ * else the copy the project loaded it from (`project`: zod 4.0.x, zod 3.25's
+ * `zod/v4`), else ours; zod 3 schemas through the AI SDK's zod 3 converter.
+ * Descriptions live in the copy's registry, so only its own converter sees them.
+ */
+export function zodToJsonSchema(schema: ZodLike, project?: ProjectZod): Record<string, unknown> {
   const withMethod = schema as unknown as { toJSONSchema?: (options: object) => Record<string, unknown> };
   if (typeof withMethod.toJSONSchema === "function") return withMethod.toJSONSchema(JSON_SCHEMA_OPTIONS);
-  if ("_zod" in schema) return toJSONSchema(schema as never, JSON_SCHEMA_OPTIONS) as Record<string, unknown>;
-  // zod 3 has no converter of its own; the AI SDK bundles one (loaded only when a project brings zod 3).
+  if ("_zod" in schema) return (project?.converterFor(schema) ?? toJSONSchema)(schema as never, JSON_SCHEMA_OPTIONS) as Record<string, unknown>;
+  // zod 3 has no converter of its own; the AI SDK bundles one (a port of zod-to-json-schema), loaded only for zod 3.
   const { zodSchema } = createRequire(import.meta.url)("ai") as { zodSchema(schema: unknown): { jsonSchema: Record<string, unknown> } };
   return zodSchema(schema).jsonSchema;
 }
 
-function requireObjectType(jsonSchema: Record<string, unknown>): void {
-  const type = jsonSchema.type;
-  if (type !== undefined && type !== "object") {
-    throw new DefinitionError("invalid_input_schema", `inputSchema must describe an object (it describes ${JSON.stringify(type)})`, "Wrap the fields in z.object({ ... }).");
+function describesObject(jsonSchema: Record<string, unknown>): boolean {
+  if (jsonSchema.type !== undefined) return jsonSchema.type === "object";
+  const union = jsonSchema.anyOf ?? jsonSchema.oneOf;
+  return !Array.isArray(union) || union.every((branch) => isPlainObject(branch) && describesObject(branch));
+}
+
+function requireObject(jsonSchema: Record<string, unknown>): void {
+  if (!describesObject(jsonSchema)) {
+    const described = jsonSchema.type ?? "a union of non-objects";
+    throw new DefinitionError("invalid_input_schema", `inputSchema must describe an object (it describes ${JSON.stringify(described)})`, "Wrap the fields in z.object({ ... }).");
   }
+}
+
+/** A union of objects (`z.discriminatedUnion`) gets `type: "object"` at the top: providers require it there. */
+function withObjectType(jsonSchema: Record<string, unknown>): Record<string, unknown> {
+  return jsonSchema.type === undefined ? { type: "object", ...jsonSchema } : jsonSchema;
 }
 
 function parseAnyObject(input: unknown): SchemaCheck {
   return isPlainObject(input) ? { ok: true, value: input } : { ok: false, message: "input must be a JSON object" };
 }
 
-export function compileInputSchema(schema: unknown): CompiledInputSchema {
+export interface InputSchemaOptions {
+  /** Names the tool in a schema error. */
+  toolName?: string;
+  /** The project's zod copies, for schemas made with a copy other than ours. */
+  projectZod?: ProjectZod;
+}
+
+export function compileInputSchema(schema: unknown, options: InputSchemaOptions = {}): CompiledInputSchema {
   if (schema === undefined) return { kind: "none", jsonSchema: { type: "object", properties: {} }, parse: parseAnyObject };
   if (isZodLike(schema)) {
     let jsonSchema: Record<string, unknown>;
     try {
-      jsonSchema = zodToJsonSchema(schema);
+      jsonSchema = zodToJsonSchema(schema, options.projectZod);
     } catch (error) {
       throw new DefinitionError("invalid_input_schema", `inputSchema cannot be converted to JSON Schema: ${(error as Error).message}`);
     }
-    requireObjectType(jsonSchema);
-    return { kind: "zod", jsonSchema, parse: (input) => checkSchema(schema, input) };
+    requireObject(jsonSchema);
+    return { kind: "zod", jsonSchema: withObjectType(jsonSchema), parse: (input) => checkSchema(schema, input) };
   }
   if (isPlainObject(schema)) {
-    requireObjectType(schema);
-    return { kind: "json-schema", jsonSchema: schema, parse: parseAnyObject };
+    requireObject(schema);
+    let compiled: ReturnType<typeof compileJsonSchema>;
+    try {
+      compiled = compileJsonSchema(schema);
+    } catch (error) {
+      const tool = options.toolName ? ` of tool "${options.toolName}"` : "";
+      throw new DefinitionError("invalid_input_schema", `inputSchema${tool} is not a valid JSON Schema: ${(error as Error).message}`);
+    }
+    return { kind: "json-schema", jsonSchema: schema, parse: (input) => (isPlainObject(input) ? compiled.check(input) : parseAnyObject(input)) };
   }
   throw new DefinitionError(
     "invalid_input_schema",

@@ -122,6 +122,75 @@ describe("import failures and wrong exports", () => {
     expect(messages["bot/tools/throws.ts"]).toBe("failed to load: API_TOKEN is required");
   });
 
+  it("reports a named import the module does not export (project file or kit module) with file, line, name and module", async () => {
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      "bot/lib/format.ts": "export function formatGreting(name: string) { return `hi ${name}`; }\nexport type Greeting = string;\nexport interface Options { loud?: boolean }",
+      "bot/lib/legacy.cjs": "module.exports = { legacy: 1 };",
+      "bot/tools/greet.ts": [
+        'import { defineTool } from "@cursor/bdk/tools";',
+        'import { formatGreeting, type Greeting, Options } from "../lib/format.js";',
+        'import { legacy } from "../lib/legacy.cjs";',
+        'const options: Options = {};',
+        'export default defineTool({ description: "Greet", effect: "read", execute: async (): Promise<Greeting> => formatGreeting(String(legacy) + String(options)) });',
+      ].join("\n"),
+      "bot/tools/kit.ts": 'import { defineTool, defineToool } from "@cursor/bdk/tools";\nexport default defineTool({ description: String(defineToool), execute: () => 1 });',
+    });
+    const { agent, diagnostics } = await loadAgent(dir);
+    expect(errors(diagnostics).map(({ code, file, line, message }) => ({ code, file, line, message }))).toEqual([
+      { code: "missing_export", file: "bot/tools/greet.ts", line: 2, message: 'imports "formatGreeting" from bot/lib/format.ts, which does not export it' },
+      { code: "missing_export", file: "bot/tools/kit.ts", line: 1, message: 'imports "defineToool" from @cursor/bdk/tools, which does not export it' },
+    ]);
+    // The files still load (the name is undefined at run time): an unrelated tool can be called.
+    expect(agent!.tools.map((tool) => tool.name)).toEqual(["greet", "kit"]);
+  });
+
+  it("evaluates a bot/lib module that throws once and reports it once for all its importers", async () => {
+    const tools = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [
+        `bot/tools/catalog_${i}.ts`,
+        `import { defineTool } from "@cursor/bdk/tools";\nimport { catalog } from "../lib/catalog.js";\nexport default defineTool({ description: "c${i}", execute: () => catalog });`,
+      ]),
+    );
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      ...tools,
+      "bot/lib/catalog.ts": "(globalThis as { catalogLoads?: number }).catalogLoads = ((globalThis as { catalogLoads?: number }).catalogLoads ?? 0) + 1;\nexport const catalog = 1;\nthrow new Error('CATALOG_URL is not set');",
+      "bot/lib/indirect.ts": 'export { catalog as indirect } from "./catalog.js";',
+      "bot/channels/feed.ts": 'import { defineChannel } from "@cursor/bdk/channels";\nimport { indirect } from "../lib/indirect.js";\nexport default defineChannel({ routes: [], description: String(indirect) });',
+      "bot/tools/ping.ts": 'import { defineTool } from "@cursor/bdk/tools";\nexport default defineTool({ description: "ping", execute: () => "pong" });',
+    });
+    const counter = globalThis as { catalogLoads?: number };
+    counter.catalogLoads = 0;
+    const { agent, diagnostics } = await loadAgent(dir);
+    expect(counter.catalogLoads).toBe(1);
+    expect(errors(diagnostics)).toEqual([
+      {
+        severity: "error",
+        code: "import_failed",
+        file: "bot/lib/catalog.ts",
+        line: 3,
+        message: "6 files import bot/lib/catalog.ts, which failed: CATALOG_URL is not set",
+        hint: "Imported by bot/tools/catalog_0.ts, bot/tools/catalog_1.ts, bot/tools/catalog_2.ts and 3 more; none of them loaded. Fix bot/lib/catalog.ts and they all load.",
+      },
+    ]);
+    expect(agent!.tools.map((tool) => tool.name)).toEqual(["ping"]);
+  });
+
+  it("blames the importing file, not the library, when a library function it calls throws", async () => {
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      "bot/lib/make.ts": 'export function makeTool(limit: number) {\n  if (limit > 10) throw new Error("limit must be at most 10");\n  return { description: "made", execute: () => limit };\n}',
+      "bot/tools/too_big.ts": 'import { makeTool } from "../lib/make.js";\nexport default makeTool(20);',
+      "bot/tools/fine.ts": 'import { makeTool } from "../lib/make.js";\nexport default makeTool(5);',
+    });
+    const { agent, diagnostics } = await loadAgent(dir);
+    expect(errors(diagnostics)).toEqual([
+      { severity: "error", code: "import_failed", file: "bot/tools/too_big.ts", line: 2, message: "failed to load: limit must be at most 10" },
+    ]);
+    expect(agent!.tools.map((tool) => tool.name)).toEqual(["fine"]);
+  });
+
   it("requires the matching define* default export, except plain-object tools", async () => {
     const dir = tempProject({
       ...INSTRUCTIONS,

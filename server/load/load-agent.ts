@@ -20,12 +20,15 @@ import { loadAgentConfig, loadSubagent } from "./agent-config.ts";
 import { emptyAssembly, type AgentAssembly } from "./assembly.ts";
 import { reportBuiltinNames } from "./builtin-names.ts";
 import { resolveConnection } from "./connections.ts";
-import { checked, importDefinition, type LoadContext } from "./context.ts";
+import { absolute, checked, importDefinition, type LoadContext } from "./context.ts";
 import { checkArtifacts, checkChannel, checkHook, checkReminder, checkResult, checkSchedule } from "./definitions.ts";
 import { loadEvals } from "./evals.ts";
 import { loadExtension } from "./extensions.ts";
+import { reportFailedModules, reportMissingExports } from "./import-diagnostics.ts";
+import { manifestModules, scanImports } from "./import-graph.ts";
 import { createProjectImporter } from "./importer.ts";
 import { loadInstructions } from "./instructions.ts";
+import { ProjectZod } from "./project-zod.ts";
 import { loadMarkdownSchedule } from "./schedules.ts";
 import { loadSkill } from "./skills.ts";
 import { looksLikeTool, loadTool } from "./tool.ts";
@@ -73,7 +76,8 @@ async function loadAuthored(ctx: LoadContext, manifest: ProjectManifest, parts: 
   for (const entry of manifest.tools) {
     const definition = await importDefinition(ctx, entry.file, { kinds: ["tool"], helper: "defineTool(...)", accept: looksLikeTool });
     if (definition === undefined) continue;
-    const tool = checked(ctx, entry.file, () => loadTool(entry.name, definition, { file: entry.file }));
+    await ctx.projectZod.locate((definition as { inputSchema?: unknown }).inputSchema, absolute(ctx, entry.file));
+    const tool = checked(ctx, entry.file, () => loadTool(entry.name, definition, { file: entry.file, projectZod: ctx.projectZod }));
     if (tool) parts.tools.push(tool);
   }
   for (const entry of manifest.skills) {
@@ -120,7 +124,16 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
   diagnostics.items.push(...discovery.diagnostics);
   if (!manifest) return { diagnostics: diagnostics.items };
 
-  const ctx: LoadContext = { rootDir: manifest.rootDir, importer: createProjectImporter(manifest.rootDir), diagnostics };
+  const scan = await scanImports(manifest.rootDir, manifestModules(manifest));
+  const importer = createProjectImporter(manifest.rootDir, scan?.imports);
+  const ctx: LoadContext = {
+    rootDir: manifest.rootDir,
+    importer,
+    diagnostics,
+    projectZod: new ProjectZod(importer.importFrom),
+    missingExportFiles: new Set(),
+  };
+  reportMissingExports(ctx, scan?.missingExports ?? []);
   const config = await loadAgentConfig(ctx, manifest.agentFile);
   const instructions = await loadInstructions(ctx, manifest.instructions);
   const parts = emptyAssembly();
@@ -135,6 +148,7 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
     ? await loadChecked<ResultDefinition>(ctx, manifest.resultFile, "result", "defineResult(...)", checkResult)
     : undefined;
   const evals = await loadEvals(ctx, manifest);
+  reportFailedModules(ctx, `${manifest.botDir}/tools`);
 
   const botDir = path.join(manifest.rootDir, manifest.botDir);
   const sandboxDir = path.join(botDir, "sandbox", "workspace");

@@ -4,17 +4,32 @@ import { fileURLToPath } from "node:url";
 
 const STACK_FRAME = /\(?((?:file:\/\/)?\/[^():\n]+):(\d+):\d+\)?$/;
 
+function projectLocationIn(text: string, root: string): { absolute: string; line: number } | undefined {
+  const frame = STACK_FRAME.exec(text.trim());
+  if (!frame) return undefined;
+  const absolute = frame[1].startsWith("file://") ? fileURLToPath(frame[1]) : frame[1];
+  return absolute.startsWith(root) && !absolute.slice(root.length).split(path.sep).includes("node_modules") ? { absolute, line: Number(frame[2]) } : undefined;
+}
+
+/**
+ * Every place in the project's files (not its node_modules) the error names:
+ * its stack frames, innermost first, then a `file:line:column` at the end of
+ * a message line (a transform error names the file it could not parse).
+ */
+export function projectFrames(error: unknown, rootDir: string): { absolute: string; line: number }[] {
+  const root = rootDir.endsWith(path.sep) ? rootDir : rootDir + path.sep;
+  const stack = error instanceof Error ? (error.stack ?? "").split("\n").slice(1) : [];
+  const message = (error instanceof Error ? error.message : String(error)).split("\n");
+  return [...stack, ...message].map((line) => projectLocationIn(line, root)).filter((frame) => frame !== undefined);
+}
+
 /** The first stack frame in the project's files (not its node_modules), or undefined. */
 export function projectFrame(error: unknown, rootDir: string): { absolute: string; line: number } | undefined {
-  const stack = error instanceof Error ? (error.stack ?? "") : "";
   const root = rootDir.endsWith(path.sep) ? rootDir : rootDir + path.sep;
+  const stack = error instanceof Error ? (error.stack ?? "") : "";
   for (const line of stack.split("\n").slice(1)) {
-    const frame = STACK_FRAME.exec(line.trim());
-    if (!frame) continue;
-    const absolute = frame[1].startsWith("file://") ? fileURLToPath(frame[1]) : frame[1];
-    if (absolute.startsWith(root) && !absolute.slice(root.length).split(path.sep).includes("node_modules")) {
-      return { absolute, line: Number(frame[2]) };
-    }
+    const frame = projectLocationIn(line, root);
+    if (frame) return frame;
   }
   return undefined;
 }

@@ -44,12 +44,77 @@ describe("loadTool", () => {
     expect(nested.parseInput({ items: [{ id: 1 }] })).toMatchObject({ ok: false, message: expect.stringMatching(/^items\.0\.id: /) });
   });
 
-  it("passes a plain JSON Schema through and only requires an object", () => {
-    const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
+  it("validates a plain JSON Schema input with ajv (formats included), naming the field, and gives the model the schema as is", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        query: { type: "string", minLength: 1 },
+        since: { type: "string", format: "date" },
+        owner: { type: "object", properties: { email: { type: "string", format: "email" } }, additionalProperties: false },
+        limit: { type: "integer", default: 10 },
+        state: { enum: ["open", "closed"] },
+      },
+      required: ["query"],
+    };
     const tool = loadTool("search", { description: "Search", inputSchema: schema, execute: () => [] });
     expect(tool.inputJsonSchema).toBe(schema);
-    expect(tool.parseInput({ anything: true })).toEqual({ ok: true, value: { anything: true } });
+    expect(tool.parseInput({ query: "bug", since: "2025-02-30" })).toEqual({ ok: false, message: 'since: must match format "date"' });
+    expect(tool.parseInput({ since: "2025-01-06", owner: { email: "nobody", login: "x" }, state: "merged" })).toEqual({
+      ok: false,
+      message: 'query: is required; owner.login: is not allowed; owner.email: must match format "email"; state: must be one of "open", "closed"',
+    });
+    // Defaults are applied, as zod applies them; the caller's object is left alone.
+    const input = { query: "bug" };
+    expect(tool.parseInput(input)).toEqual({ ok: true, value: { query: "bug", limit: 10 } });
+    expect(input).toEqual({ query: "bug" });
     expect(tool.parseInput("text")).toEqual({ ok: false, message: "input must be a JSON object" });
+  });
+
+  it("describes a JSON Schema union failure by its closest alternative", () => {
+    const tool = loadTool("ticket", {
+      description: "Ticket",
+      inputSchema: {
+        type: "object",
+        oneOf: [
+          { properties: { action: { const: "comment" }, text: { type: "string" } }, required: ["action", "text"] },
+          { properties: { action: { const: "close" }, reason: { type: "string" } }, required: ["action"] },
+        ],
+      },
+      execute: () => 1,
+    });
+    expect(tool.parseInput({ action: "comment", text: 3 })).toEqual({ ok: false, message: "text: must be string" });
+    expect(tool.parseInput({ action: "close" })).toMatchObject({ ok: true });
+  });
+
+  it("refuses a JSON Schema ajv cannot compile, naming the tool", () => {
+    const error = definitionError(() =>
+      loadTool("search", { description: "Search", inputSchema: { type: "object", properties: { q: { type: "strng" } } }, execute: () => 1 }),
+    );
+    expect(error.code).toBe("invalid_input_schema");
+    expect(error.message).toMatch(/^inputSchema of tool "search" is not a valid JSON Schema: schema is invalid: data\/properties\/q\/type must be equal to one of the allowed values/);
+  });
+
+  it("takes a z.discriminatedUnion input: an object schema for the model, validated by branch", () => {
+    const tool = loadTool(
+      "ticket",
+      defineTool({
+        description: "Ticket",
+        inputSchema: z.discriminatedUnion("action", [
+          z.object({ action: z.literal("comment"), text: z.string().describe("The comment") }),
+          z.object({ action: z.literal("close") }),
+        ]),
+        execute: async (input) => input.action,
+      }),
+    );
+    expect(tool.inputJsonSchema).toMatchObject({
+      type: "object",
+      oneOf: [{ properties: { action: { const: "comment" }, text: { type: "string", description: "The comment" } } }, { properties: { action: { const: "close" } } }],
+    });
+    expect(tool.parseInput({ action: "comment" })).toMatchObject({ ok: false, message: expect.stringMatching(/^text: /) });
+    expect(tool.parseInput({ action: "close" })).toEqual({ ok: true, value: { action: "close" } });
+    expect(definitionError(() => loadTool("u", defineTool({ description: "u", inputSchema: z.union([z.string(), z.number()]), execute: () => 1 }))).message).toMatch(
+      /must describe an object/,
+    );
   });
 
   it("gives a tool without inputSchema an empty object schema; no input means {}", () => {
@@ -77,13 +142,31 @@ describe("loadTool", () => {
     expect(definitionError(() => loadTool("x", { description: "x", execution: "cloud", execute: () => 1 })).message).toMatch(/execution/);
     expect(definitionError(() => loadTool("x", { description: "x", effect: "delete", execute: () => 1 })).message).toMatch(/effect/);
     expect(definitionError(() => loadTool("x", { description: "x", outputSchema: {}, execute: () => 1 })).message).toMatch(/outputSchema/);
+    for (const timeoutMs of [0, -5, Number.NaN, "60s"]) {
+      expect(definitionError(() => loadTool("x", { description: "x", timeoutMs, execute: () => 1 })).message).toMatch(/timeoutMs must be a positive number/);
+    }
+  });
+
+  it("keeps the tool's time limit (Infinity for none)", () => {
+    expect(loadTool("x", { description: "x", timeoutMs: 5000, execute: () => 1 }).timeoutMs).toBe(5000);
+    expect(loadTool("x", { description: "x", timeoutMs: Number.POSITIVE_INFINITY, execute: () => 1 }).timeoutMs).toBe(Number.POSITIVE_INFINITY);
+    expect(loadTool("x", { description: "x", execute: () => 1 }).timeoutMs).toBeUndefined();
   });
 
   it("normalises effect, needsApproval and dryRunResult", async () => {
+    // No effect declared: a write, marked as the default, so dry runs never run it.
     const plain = loadTool("p", { description: "p", execute: () => 1 });
-    expect([plain.effect({}), plain.effectLabel, await plain.needsApproval({}, ctx), plain.needsApprovalLabel]).toEqual(["read", "read", false, false]);
+    expect([plain.effect({}), plain.effectLabel, plain.effectIsDefault, await plain.needsApproval({}, ctx), plain.needsApprovalLabel]).toEqual([
+      "write",
+      "write",
+      true,
+      false,
+      false,
+    ]);
+    expect(loadTool("r", { description: "r", effect: "read", execute: () => 1 })).not.toHaveProperty("effectIsDefault");
 
     const write = loadTool("w", { description: "w", effect: "write", needsApproval: true, dryRunResult: () => ({ dry: true }), execute: () => 1 });
+    expect(write.effectIsDefault).toBeUndefined();
     expect([write.effect({}), write.effectLabel, await write.needsApproval({}, ctx), write.needsApprovalLabel]).toEqual(["write", "write", true, true]);
     expect(write.dryRunResult?.({})).toEqual({ dry: true });
 

@@ -6,11 +6,14 @@ import type { ToolContext, ToolEffect } from "../authoring/tools.ts";
 import { checkSchema } from "../authoring/validate-schema.ts";
 import { DefinitionError } from "./definition-error.ts";
 import { compileInputSchema, isZodLike } from "./input-schema.ts";
+import type { ProjectZod } from "./project-zod.ts";
 import type { LoadedTool } from "./types.ts";
 
 export interface ToolOrigin {
   file?: string;
   source?: LoadedTool["source"];
+  /** The project's zod copies, so a schema made with one keeps its descriptions. */
+  projectZod?: ProjectZod;
 }
 
 interface ToolShape {
@@ -22,6 +25,7 @@ interface ToolShape {
   effect?: unknown;
   needsApproval?: unknown;
   dryRunResult?: unknown;
+  timeoutMs?: unknown;
 }
 
 type Fn = (...args: unknown[]) => unknown;
@@ -35,8 +39,10 @@ function invalid(message: string, hint?: string): never {
   throw new DefinitionError("invalid_definition", message, hint);
 }
 
-function effectOf(effect: unknown): { label: LoadedTool["effectLabel"]; decide(input: unknown): ToolEffect } {
-  if (effect === undefined || effect === "read") return { label: "read", decide: () => "read" };
+function effectOf(effect: unknown): { label: LoadedTool["effectLabel"]; isDefault?: true; decide(input: unknown): ToolEffect } {
+  // Undeclared counts as a side effect: a dry run (an eval) must never run a tool that may change something.
+  if (effect === undefined) return { label: "write", isDefault: true, decide: () => "write" };
+  if (effect === "read") return { label: "read", decide: () => "read" };
   if (effect === "write") return { label: "write", decide: () => "write" };
   if (typeof effect !== "function") invalid(`effect must be "read", "write" or a function of the input (got ${JSON.stringify(effect)})`);
   return {
@@ -72,10 +78,13 @@ export function loadTool(name: string, definition: unknown, origin: ToolOrigin =
     invalid(`execution must be "server" or "agent" (got ${JSON.stringify(tool.execution)})`);
   }
   if (tool.dryRunResult !== undefined && typeof tool.dryRunResult !== "function") invalid("dryRunResult must be a function (input) => value");
+  if (tool.timeoutMs !== undefined && !(typeof tool.timeoutMs === "number" && tool.timeoutMs > 0)) {
+    invalid(`timeoutMs must be a positive number of milliseconds, or Infinity for no limit (got ${typeof tool.timeoutMs === "number" ? tool.timeoutMs : JSON.stringify(tool.timeoutMs)})`);
+  }
   const outputSchema = tool.outputSchema;
   if (outputSchema !== undefined && !isZodLike(outputSchema)) invalid("outputSchema must be a zod schema");
 
-  const input = compileInputSchema(tool.inputSchema);
+  const input = compileInputSchema(tool.inputSchema, { toolName: name, projectZod: origin.projectZod });
   const effect = effectOf(tool.effect);
   const approval = approvalOf(tool.needsApproval);
   const execute = tool.execute as Fn;
@@ -99,8 +108,10 @@ export function loadTool(name: string, definition: unknown, origin: ToolOrigin =
     file: origin.file,
     effect: effect.decide,
     effectLabel: effect.label,
+    ...(effect.isDefault ? { effectIsDefault: true as const } : {}),
     needsApproval: approval.decide,
     needsApprovalLabel: approval.label,
     dryRunResult,
+    timeoutMs: tool.timeoutMs as number | undefined,
   };
 }

@@ -30,9 +30,13 @@ export interface LoadedTool {
   effect(input: unknown): ToolEffect;
   /** Display form of the effect for `info` (`"read"`, `"write"` or `"dynamic"`). */
   effectLabel: ToolEffect | "dynamic";
+  /** The definition declares no effect, so it counts as `write` (shown as "write (default)"). */
+  effectIsDefault?: true;
   needsApproval(input: unknown, ctx: ToolContext): Promise<boolean>;
   needsApprovalLabel: boolean | "dynamic";
   dryRunResult?: (input: unknown) => unknown;
+  /** The call's time limit in ms (default `DEFAULT_TOOL_TIMEOUT_MS`); `Infinity` for none. */
+  timeoutMs?: number;
 }
 
 export interface LoadedSkill {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
@@ -30,8 +30,9 @@ function start(options: MemoryOptions | undefined) {
     },
   };
   const hooks = new Map(options ? [["memory", memoryHook(options)]] : []);
+  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-memory-"));
   running = startTestRuntime({
-    stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-memory-")),
+    stateRoot,
     agent: testAgent([], { name: "rememberer", hooks }),
     models: [{ id: "scripted", model }],
   });
@@ -43,7 +44,11 @@ function start(options: MemoryOptions | undefined) {
     await handle.done;
     return handle.sessionId;
   };
-  return { say, systems, store, lastSystem: () => systems[systems.length - 1] };
+  const journalIn = (sessionId: string) => {
+    const file = path.join(stateRoot, "workspaces", sessionId, "memory", "journal.jsonl");
+    return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, string>) : [];
+  };
+  return { say, systems, store, stateRoot, journalIn, lastSystem: () => systems[systems.length - 1] };
 }
 
 function systemOf(prompt: LanguageModelV3Prompt): string {
@@ -109,8 +114,31 @@ describe("memoryHook", () => {
   });
 
   it("does not learn from dry runs", async () => {
-    const { store } = start({});
+    const { store, stateRoot } = start({});
     await running!.runtime.startSession({ message: "Rehearse: my colour is teal.", principal: alice, dryRun: true }).done;
     expect(store.memory.list("rememberer")).toEqual([]);
+    await running!.close();
+    expect(existsSync(path.join(stateRoot, "memory", "journal.jsonl"))).toBe(false);
+  });
+
+  it("journals every completed turn, and every later session of any principal finds it in memory/journal.jsonl", async () => {
+    const { say, journalIn } = start({});
+    const first = await say(alice, "The release train leaves on Thursdays.");
+    await say(alice, "Noted?", first);
+    // Two turns finishing at once are both recorded, each on its own line.
+    const [a, b] = await Promise.all([say(bob, "Hello from bob."), say(alice, "Hello from alice.")]);
+    const later = await say(bob, "When does the release train leave?");
+    const journal = journalIn(later);
+    expect(journal.slice(0, 2)).toEqual([
+      { at: expect.any(String), sessionId: first, turnId: expect.stringMatching(/^turn_/), message: "The release train leaves on Thursdays.", reply: expect.any(String) },
+      expect.objectContaining({ sessionId: first, message: "Noted?" }),
+    ]);
+    expect(journal.slice(2).map((entry) => entry.sessionId).sort()).toEqual([a, b].sort());
+    expect(journal[0].reply.length).toBeGreaterThan(0);
+    // The model greps it in its workspace, as the scaffolded instructions of real projects tell it to.
+    const grepped = await say(bob, 'grep {"pattern": "release train", "path": "memory/journal.jsonl"}');
+    const result = running!.store.events.list(grepped).find((event) => event.type === "action.result") as { data: { output: unknown; isError: boolean } };
+    expect(result.data.isError).toBe(false);
+    expect(JSON.stringify(result.data.output)).toContain("The release train leaves on Thursdays.");
   });
 });

@@ -1,7 +1,9 @@
 /**
  * `memoryHook` (spec/authoring-api.md "Memory"): after each completed turn a
  * compact note of the exchange is stored under the hook's scope; later
- * sessions find the newest notes in their system prompt.
+ * sessions find the newest notes in their system prompt. Each turn is also
+ * appended to the agent's journal, which every session's workspace gets as
+ * `memory/journal.jsonl` (journal.ts).
  */
 import type { MemoryHookDefinition, MemoryOptions } from "../authoring/memory.ts";
 import type { ResolvedAgent } from "../load/types.ts";
@@ -9,6 +11,7 @@ import { BdkError } from "../protocol/errors.ts";
 import { type Principal, samePrincipal } from "../protocol/events.ts";
 import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
+import type { MemoryJournal } from "./journal.ts";
 
 type MemorySettings = Required<MemoryOptions>;
 type SessionFacts = Pick<SessionRow, "id" | "principal" | "channel" | "dryRun">;
@@ -41,11 +44,15 @@ function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** Stores the note of a completed turn, when the agent has a memory hook and the session is not a rehearsal. */
-export function rememberTurn(store: Store, agent: ResolvedAgent, session: SessionFacts, turnId: string, reply: string): void {
+/**
+ * Stores the note of a completed turn and queues its journal record, when the
+ * agent has a memory hook and the session is not a rehearsal.
+ */
+export function rememberTurn(store: Store, journal: MemoryJournal, agent: ResolvedAgent, session: SessionFacts, turnId: string, reply: string): void {
   const settings = memorySettings(agent);
   const turn = settings && remembers(session) ? store.turns.get(turnId) : undefined;
   if (!settings || !turn) return;
+  void journal.append({ at: turn.endedAt ?? new Date().toISOString(), sessionId: session.id, turnId, message: turn.message, reply });
   store.memory.add(agent.name, {
     scope: scopeOf(settings, session),
     sessionId: session.id,
@@ -53,6 +60,11 @@ export function rememberTurn(store: Store, agent: ResolvedAgent, session: Sessio
     principal: session.principal,
     note: `Asked: ${clip(turn.message, MESSAGE_CHARS)}\nAnswered: ${clip(reply, REPLY_CHARS) || "(no text)"}`,
   });
+}
+
+/** Before a turn: the journal into the session's workspace (`memory/`), for agents with a memory hook. */
+export async function shareJournal(journal: MemoryJournal, agent: ResolvedAgent, session: SessionFacts, workspaceDir: string): Promise<void> {
+  if (memorySettings(agent) && remembers(session)) await journal.shareInto(workspaceDir);
 }
 
 /**

@@ -13,6 +13,9 @@ export type ErrorCode =
   | "not_ready"
   | "already_resolved"
   | "payload_too_large"
+  | "method_not_allowed"
+  | "request_timeout"
+  | "headers_too_large"
   | "model_unavailable"
   | "internal";
 
@@ -26,6 +29,9 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_ready: 409,
   already_resolved: 409,
   payload_too_large: 413,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  headers_too_large: 431,
   model_unavailable: 503,
   internal: 500,
 };

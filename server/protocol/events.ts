@@ -66,7 +66,15 @@ export interface EventDataByType {
    * (`POST <authorizePath>`, relative to the agent's base path), then runs again.
    */
   "action.authorization_required": { toolCallId: string; connection: string; authorizePath: string };
-  "action.result": { toolCallId: string; name: string; output: unknown; isError: boolean; durationMs: number };
+  "action.result": {
+    toolCallId: string;
+    name: string;
+    output: unknown;
+    isError: boolean;
+    durationMs: number;
+    /** The tool ignored its stop or outlived its time limit: it was left running and its result will be discarded. */
+    stillRunning?: true;
+  };
   "subagent.called": { subagent: string; toolCallId: string; prompt: string };
   "subagent.completed": { subagent: string; toolCallId: string; result?: string; isError: boolean };
   "artifact.tagged": { id: string; kind: string; key: string; title: string };

@@ -8,7 +8,8 @@ import { historyFromEvents } from "../harness/history.ts";
 import { pathSyntaxProblem, planWorkspaceFiles, prepareWorkspace, writeWorkspaceFiles } from "../harness/workspace.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { buildSystemPrompt } from "../harness/system-prompt.ts";
-import { recallSection, rememberTurn } from "../memory/memory.ts";
+import { MemoryJournal, JOURNAL_FOLDER } from "../memory/journal.ts";
+import { recallSection, rememberTurn, shareJournal } from "../memory/memory.ts";
 import { createHostServices } from "../host/services.ts";
 import type { Logger } from "../host/logger.ts";
 import type { AgentConfig, LoadedTool, ResolvedAgent } from "../load/types.ts";
@@ -118,6 +119,8 @@ export class SessionRuntime {
   readonly bus = new EventBus();
   agent: ResolvedAgent;
   private readonly store: Store;
+  /** `memoryHook`: every completed turn, shared by all sessions (`memory/journal.jsonl` in each workspace). */
+  private readonly journal: MemoryJournal;
   private readonly live = new Map<string, LiveSession>();
   private readonly slots: TurnSlots;
   private readonly host: HostServices;
@@ -134,6 +137,9 @@ export class SessionRuntime {
   private readonly dormant = new Map<string, string>();
 
   constructor(private readonly options: SessionRuntimeOptions) {
+    this.journal = new MemoryJournal(path.join(options.stateRoot, JOURNAL_FOLDER), (error) =>
+      options.logger.warn(`Memory: could not append to the journal: ${messageOf(error)}`),
+    );
     this.agent = options.agent;
     this.store = options.store;
     this.now = options.now ?? (() => new Date());
@@ -408,6 +414,7 @@ export class SessionRuntime {
       return live.tail;
     });
     await Promise.allSettled(tails);
+    await this.journal.idle();
   }
 
   /** Persists, then publishes: a follower never sees an event the store could lose. */
@@ -587,6 +594,7 @@ export class SessionRuntime {
       let written: string[] | undefined;
       try {
         await this.prepareWorkspace(sessionId, agent);
+        await shareJournal(this.journal, agent, session, this.workspaceDir(sessionId));
         if (start.workspaceFiles) written = await writeWorkspaceFiles(this.workspaceDir(sessionId), start.workspaceFiles);
       } catch (error) {
         emit({ type: "message.received", data: { message: start.message } });
@@ -692,7 +700,7 @@ export class SessionRuntime {
   /** `memoryHook`: a note of the exchange; a failure to store it never fails the turn. */
   private remember(session: SessionRow, turnId: string, reply: string): void {
     try {
-      rememberTurn(this.store, this.agent, session, turnId, reply);
+      rememberTurn(this.store, this.journal, this.agent, session, turnId, reply);
     } catch (error) {
       this.options.logger.warn(`Memory: could not store a note for turn ${turnId}: ${messageOf(error)}`);
     }

@@ -6,6 +6,7 @@ import { runTurn } from "../harness/run-turn.ts";
 import { createTagArtifactTool } from "../harness/tag-artifact-tool.ts";
 import { builtinTools, runAgentTool } from "../harness/builtin-tools/index.ts";
 import { createTaskTool } from "../harness/task-tool.ts";
+import { MAX_TIMER_MS } from "../harness/tool-guard.ts";
 import { createReminderTools } from "../reminders/reminder-tools.ts";
 import type { AgentConfig, LoadedTool, ResolvedAgent, ResolvedSubagent } from "../load/types.ts";
 import type { EventDraft } from "../protocol/events.ts";
@@ -79,6 +80,11 @@ function withCallSignal(host: HostServices, signal: AbortSignal): HostServices {
 
 const AGENT_TOOL_TIMEOUT_MS = 120_000;
 
+/** How long an agent tool's script may run: the tool's `timeoutMs` (`Infinity` as long as a timer can wait). */
+function scriptLimit(tool: LoadedTool): number {
+  return Math.min(tool.timeoutMs ?? AGENT_TOOL_TIMEOUT_MS, MAX_TIMER_MS);
+}
+
 /**
  * The agent's authored tools, ready to run: `execution: "agent"` tools run
  * as scripts in the session workspace (no `ctx.host`, no server secrets).
@@ -90,12 +96,14 @@ export function authoredTools(agent: ResolvedAgent): LoadedTool[] {
       ? tool
       : {
           ...tool,
+          // The script is killed at its limit; the harness's limit only backs that up.
+          timeoutMs: scriptLimit(tool) + 60_000,
           async execute(input, ctx) {
             const { output, isError } = await runAgentTool({
               workspaceDir: ctx.workspaceDir,
               name: tool.name,
               input,
-              timeoutMs: AGENT_TOOL_TIMEOUT_MS,
+              timeoutMs: scriptLimit(tool),
               signal: ctx.abortSignal,
               sandbox,
               sessionId: ctx.session.id,

@@ -3,7 +3,7 @@ import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, BdkEvent, EventDraft } from "../protocol/events.ts";
 import type { StoreContext } from "./context.ts";
 import { events } from "./schema.ts";
-import { appendTrace } from "./trace.ts";
+import { appendTrace, formatRanges, type IndexRange, repairTrace, type StoredLines } from "./trace.ts";
 
 export interface EventListOptions {
   /** First index to return; negative counts back from the end (-1 = the last event). Default 0. */
@@ -28,7 +28,21 @@ export interface EventsRepository {
   iterateNdjson(sessionId: string, fromIndex?: number, batchSize?: number): Generator<NdjsonBatch, void, undefined>;
   /** -1 when the session has no events (or does not exist). */
   lastIndex(sessionId: string): number;
+  /**
+   * Restores the lines missing from the trace files of the sessions among the
+   * last `recentEvents` stored events (those a crash can have cut short).
+   * Returns the sessions it repaired.
+   */
+  repairRecentTraces(recentEvents?: number): string[];
+  /**
+   * Restores the lines missing from one session's trace file (every line
+   * checked with `whole`, else from its tail); returns the ranges restored.
+   */
+  repairTrace(sessionId: string, options?: { whole?: boolean }): IndexRange[];
 }
+
+/** How many of the last stored events `repairRecentTraces` looks at: a crash can only have cut those short. */
+export const RECENT_EVENTS_CHECKED = 500;
 
 const DEFAULT_BATCH = 1000;
 
@@ -39,6 +53,17 @@ export interface NdjsonBatch {
 }
 
 type Stored = typeof events.$inferSelect;
+type RawRow = [idx: number, type: string, turnId: string | null, at: string, data: string];
+
+/** Key order matches JSON.stringify of a live event: type, index, sessionId, turnId?, at, data. */
+function rowsToNdjson(sessionJson: string, rows: readonly RawRow[]): string {
+  let text = "";
+  for (const [idx, type, turnId, at, data] of rows) {
+    const turn = turnId === null ? "" : `"turnId":${JSON.stringify(turnId)},`;
+    text += `{"type":${JSON.stringify(type)},"index":${idx},"sessionId":${sessionJson},${turn}"at":${JSON.stringify(at)},"data":${data}}\n`;
+  }
+  return text;
+}
 
 function toEvent(r: Stored): AnyBdkEvent {
   const event: BdkEvent = r.turnId
@@ -47,7 +72,7 @@ function toEvent(r: Stored): AnyBdkEvent {
   return event as AnyBdkEvent;
 }
 
-export function createEventsRepository(ctx: StoreContext, onTraceError: (message: string) => void): EventsRepository {
+export function createEventsRepository(ctx: StoreContext, warn: (message: string) => void): EventsRepository {
   const { db, sqlite } = ctx;
   // The append path runs for every event of every turn: raw prepared statements, no query building.
   const selectLast = sqlite.prepare("SELECT last_index FROM sessions WHERE id = ?").pluck(true);
@@ -85,6 +110,19 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
     return stored;
   });
 
+  const selectRecentSessions = sqlite.prepare("SELECT session_id FROM events ORDER BY rowid DESC LIMIT ?").pluck(true);
+  const storedLines: StoredLines = (sessionId, range) => {
+    let text = "";
+    const sessionJson = JSON.stringify(sessionId);
+    for (let next = range.from; next <= range.to; next += DEFAULT_BATCH) {
+      const rows = selectRaw.all(sessionId, next, Math.min(DEFAULT_BATCH, range.to - next + 1)) as RawRow[];
+      text += rowsToNdjson(sessionJson, rows.filter((row) => row[0] <= range.to));
+    }
+    return text;
+  };
+  const repairOne = (sessionId: string, options?: { whole?: boolean }): IndexRange[] =>
+    repairTrace(ctx.stateRoot, sessionId, lastIndex(sessionId), storedLines, options);
+
   const resolveFrom = (sessionId: string, fromIndex: number): number =>
     fromIndex < 0 ? Math.max(0, lastIndex(sessionId) + 1 + fromIndex) : fromIndex;
 
@@ -94,9 +132,9 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
       // IMMEDIATE takes the write lock before reading last_index, so two processes never pick the same index.
       const stored = insertAll.immediate(sessionId, drafts);
       try {
-        appendTrace(ctx.stateRoot, stored);
+        appendTrace(ctx.stateRoot, stored, storedLines);
       } catch (error) {
-        onTraceError(`Could not copy events of ${sessionId} to its trace file: ${messageOf(error)}`);
+        warn(`Could not copy events of ${sessionId} to its trace file: ${messageOf(error)}`);
       }
       return stored;
     },
@@ -121,21 +159,34 @@ export function createEventsRepository(ctx: StoreContext, onTraceError: (message
       let next = resolveFrom(sessionId, fromIndex);
       const sessionJson = JSON.stringify(sessionId);
       for (;;) {
-        const rows = selectRaw.all(sessionId, next, batchSize) as [number, string, string | null, string, string][];
+        const rows = selectRaw.all(sessionId, next, batchSize) as RawRow[];
         if (rows.length === 0) return;
-        let text = "";
-        // Key order matches JSON.stringify of a live event: type, index, sessionId, turnId?, at, data.
-        for (const [idx, type, turnId, at, data] of rows) {
-          const turn = turnId === null ? "" : `"turnId":${JSON.stringify(turnId)},`;
-          text += `{"type":${JSON.stringify(type)},"index":${idx},"sessionId":${sessionJson},${turn}"at":${JSON.stringify(at)},"data":${data}}\n`;
-        }
         const last = rows[rows.length - 1][0];
-        yield { text, lastIndex: last };
+        yield { text: rowsToNdjson(sessionJson, rows), lastIndex: last };
         if (rows.length < batchSize) return;
         next = last + 1;
       }
     },
 
     lastIndex,
+
+    repairRecentTraces(recentEvents = RECENT_EVENTS_CHECKED) {
+      const sessionIds = new Set(selectRecentSessions.all(recentEvents) as string[]);
+      const repaired: string[] = [];
+      for (const sessionId of sessionIds) {
+        try {
+          const restored = repairOne(sessionId);
+          if (restored.length > 0) {
+            repaired.push(sessionId);
+            warn(`Restored events ${formatRanges(restored)} of ${sessionId} to its trace file from the database.`);
+          }
+        } catch (error) {
+          warn(`Could not repair the trace file of ${sessionId}: ${messageOf(error)}`);
+        }
+      }
+      return repaired;
+    },
+
+    repairTrace: repairOne,
   };
 }

@@ -45,10 +45,14 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
   const { db, sqlite } = openDatabase(stateRoot, options.migrationsFolder);
   const ctx = { db, sqlite, stateRoot, now: () => clock().toISOString() };
   const logs = createLogsRepository(ctx);
+  const leases = createLeasesRepository(ctx);
+  const events = createEventsRepository(ctx, (message) => logs.append("warn", message));
+  // The trace files a crash can have cut short are those of the last events stored: bounded work, whatever the store's size.
+  events.repairRecentTraces();
   return {
     stateRoot,
     sessions: createSessionsRepository(ctx),
-    events: createEventsRepository(ctx, (message) => logs.append("warn", message)),
+    events,
     turns: createTurnsRepository(ctx),
     approvals: createApprovalsRepository(ctx),
     kv: createKvRepository(ctx),
@@ -56,9 +60,10 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     reminders: createRemindersRepository(ctx),
     evalRuns: createEvalRunsRepository(ctx),
     logs,
-    leases: createLeasesRepository(ctx),
+    leases,
     memory: createMemoryRepository(ctx),
     close() {
+      leases.close();
       closeTraces();
       if (sqlite.open) sqlite.close();
     },

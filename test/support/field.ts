@@ -3,7 +3,7 @@
  * projects for the published kit are, run with the real `bdk` in child
  * processes and served by a real `bdk serve`.
  */
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll } from "vitest";
@@ -81,4 +81,31 @@ export function servedFieldProject(name: string, args: string[] = []): { readonl
       return dir;
     },
   }) as ServedField & { readonly dir: string };
+}
+
+export interface FieldProject {
+  dir: string;
+  stateRoot: string;
+  /** `bdk <command> --dir <copy> [--state-root ...] <args>` on the scripted model. */
+  bdk(command: string, args?: string[], env?: Record<string, string | undefined>): Promise<ProcessResult>;
+}
+
+const STATELESS = new Set(["validate", "info"]);
+
+/** A copy of a field fixture with its own state root, and `bdk` bound to both. */
+export function fieldProjectWithState(name: string): FieldProject {
+  const dir = fieldProject(name);
+  const stateRoot = freshStateRoot();
+  return {
+    dir,
+    stateRoot,
+    bdk: (command, args = [], env = {}) =>
+      runBdk([command, "--dir", dir, ...(STATELESS.has(command) ? [] : ["--state-root", stateRoot]), ...args], { BDK_MODEL: "scripted", ...env }),
+  };
+}
+
+/** The zod version a fixture installed (scripts/setup.sh --for-tests installs it from the fixture's lockfile). */
+export function installedZod(name: string): string | undefined {
+  const manifest = path.join(FIELD_DIR, name, "node_modules", "zod", "package.json");
+  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version : undefined;
 }

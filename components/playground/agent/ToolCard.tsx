@@ -15,7 +15,11 @@ export function ToolCard({ tool }: { tool: ToolInfo }) {
       <div className="flex flex-wrap items-center gap-1.5">
         <span className="mr-1 font-mono text-sm font-semibold">{tool.name}</span>
         {tool.execution ? <Badge tone={tool.execution === "agent" ? "violet" : "sky"}>{tool.execution}</Badge> : null}
-        {tool.effect ? <Badge tone={tool.effect === "write" ? "amber" : tool.effect === "read" ? "green" : "neutral"}>{tool.effect}</Badge> : null}
+        {tool.effect ? (
+          <Badge tone={tool.effect === "write" ? "amber" : tool.effect === "read" ? "green" : "neutral"}>
+            {tool.effectDefault ? `${tool.effect} (default)` : tool.effect}
+          </Badge>
+        ) : null}
         {approval ? <Badge tone="red">{approval === true ? "needs approval" : `approval: ${String(approval)}`}</Badge> : null}
         {tool.source && tool.source !== "authored" ? <Badge>{tool.source}</Badge> : null}
       </div>

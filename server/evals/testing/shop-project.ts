@@ -8,6 +8,7 @@ export const SHOP_BOT: Record<string, string> = {
     import { z } from "zod";
     export default defineTool({
       description: "Look up an order by id.",
+      effect: "read",
       inputSchema: z.object({ orderId: z.string() }),
       async execute({ orderId }) { return { orderId, status: "shipped" }; },
     });`,

@@ -9,7 +9,11 @@ export function builtinTool<Schema extends z.ZodObject>(
   description: string,
   schema: Schema,
   execute: (input: z.output<Schema>, ctx: ToolContext) => unknown,
-  options: { effect?: ToolEffect } = {},
+  options: { effect?: ToolEffect; timeoutMs?: number } = {},
 ): LoadedTool {
-  return loadTool(name, { description, inputSchema: schema, execute, effect: options.effect ?? "read" }, { source: "builtin" });
+  return loadTool(
+    name,
+    { description, inputSchema: schema, execute, effect: options.effect ?? "read", timeoutMs: options.timeoutMs },
+    { source: "builtin" },
+  );
 }

@@ -45,6 +45,7 @@ export function shellTool(options: { sandbox?: boolean } = {}): LoadedTool {
       if (run.aborted) return errorResult("The command was stopped because the turn was cancelled.", { ...result, killed: true });
       return run.signal ? { ...result, signal: run.signal } : result;
     },
-    { effect: "write" },
+    // The command's own limit kills it; the harness's limit only backs that up.
+    { effect: "write", timeoutMs: MAX_TIMEOUT_MS + 60_000 },
   );
 }

@@ -8,6 +8,7 @@ const DOCS: Record<string, string> = {
 /** A tool with a plain JSON Schema input: passed to the model as is; execute gets an untyped object. */
 export default defineTool({
   description: "Search the shop's policy documents (returns, shipping).",
+  effect: "read",
   inputSchema: {
     type: "object",
     properties: { query: { type: "string", description: "What to look for" } },

@@ -9,6 +9,7 @@ import { z } from "zod";
  */
 export default defineTool({
   description: "Count the words of a file in the session workspace.",
+  effect: "read",
   execution: "agent",
   inputSchema: z.object({ file: z.string().describe("Path relative to the workspace, e.g. README.md") }),
   async execute({ file }, ctx) {

@@ -1,0 +1,98 @@
+/**
+ * Whether the process behind a lease holder is still alive. Each process
+ * that holds leases keeps an exclusive SQLite lock on its own file,
+ * `<stateRoot>/holders/<holder>.lock`, for as long as it runs; the kernel
+ * drops the lock the moment the process dies (`kill -9` included). A lock
+ * another process can take therefore belongs to a dead holder. This works
+ * across PID namespaces and containers sharing the state root, where pids
+ * mean nothing, on any filesystem SQLite itself supports.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { hostname } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import Database from "better-sqlite3";
+import { sqliteErrorCode } from "./sqlite-error.ts";
+
+export const HOLDERS_DIR = "holders";
+const LOCK_SUFFIX = ".lock";
+
+export interface ProcessLock {
+  readonly holder: string;
+  /** Drops the lock and removes its file (a clean exit). */
+  release(): void;
+}
+
+function lockFile(stateRoot: string, holder: string): string {
+  return path.join(stateRoot, HOLDERS_DIR, `${holder}${LOCK_SUFFIX}`);
+}
+
+/** Holder ids this module makes, and so can check: host, pid and a random part, file-name safe. */
+const CHECKABLE = /^[A-Za-z0-9.-]{1,64}_\d+_[0-9a-f]{8}$/;
+
+/** A new holder id for this process, locked until `release` or the process's end. */
+export function takeProcessLock(stateRoot: string): ProcessLock {
+  const host = hostname().replace(/[^A-Za-z0-9.-]/g, "-").slice(0, 64) || "host";
+  const holder = `${host}_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const file = lockFile(stateRoot, holder);
+  // Locked under a name nobody probes, then renamed (the lock stays with the file): a probe never finds it unlocked.
+  const pending = `${file}.pending`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const lock = new Database(pending);
+  try {
+    // Exclusive locking mode keeps the lock after the transaction; the transaction is never ended anyway.
+    lock.pragma("locking_mode = EXCLUSIVE");
+    lock.exec("BEGIN EXCLUSIVE");
+    renameSync(pending, file);
+  } catch (error) {
+    lock.close();
+    rmSync(pending, { force: true });
+    throw error;
+  }
+  return {
+    holder,
+    release() {
+      if (lock.open) lock.close();
+      rmSync(file, { force: true });
+    },
+  };
+}
+
+/**
+ * `true` while the holder's process runs, `false` once it has died (its lock
+ * is free), `undefined` for a holder without a lock file to check (another
+ * kind of holder, or one already swept): leave those to their lease's expiry.
+ */
+export function isHolderAlive(stateRoot: string, holder: string): boolean | undefined {
+  if (!CHECKABLE.test(holder)) return undefined;
+  const file = lockFile(stateRoot, holder);
+  if (!existsSync(file)) return undefined;
+  let probe: Database.Database | undefined;
+  try {
+    probe = new Database(file, { fileMustExist: true, timeout: 0 });
+    probe.exec("BEGIN IMMEDIATE");
+    probe.exec("ROLLBACK");
+    return false;
+  } catch (error) {
+    if (sqliteErrorCode(error)?.startsWith("SQLITE_BUSY")) return true;
+    return undefined;
+  } finally {
+    probe?.close();
+  }
+}
+
+/** Removes a dead holder's lock file (after its leases were given up). */
+export function removeDeadHolder(stateRoot: string, holder: string): void {
+  rmSync(lockFile(stateRoot, holder), { force: true });
+}
+
+/** Holders with a lock file under the state root (alive or not). */
+export function listHolders(stateRoot: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(path.join(stateRoot, HOLDERS_DIR));
+  } catch {
+    return [];
+  }
+  return names.filter((name) => name.endsWith(LOCK_SUFFIX)).map((name) => name.slice(0, -LOCK_SUFFIX.length));
+}
