@@ -1,7 +1,10 @@
+import path from "node:path";
+import { loadEnvFiles } from "../server/host/env-files.ts";
 import { formatHelp, parseArgs } from "./args.ts";
 import type { Command, CommandIO } from "./command.ts";
-import { UsageError } from "./command.ts";
+import { stringFlag, UsageError } from "./command.ts";
 import { commands } from "./commands/index.ts";
+import { CURSOR_ACCOUNT_COMMANDS, cursorAccountFlag } from "./cursor-account.ts";
 
 const TOP_HELP = (list: Command[]) =>
   [
@@ -27,6 +30,11 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
   if (name === "--version" || name === "-v") return main(["version"], io);
   if (name === "help") return help(rest, list, io);
 
+  const unsupported = CURSOR_ACCOUNT_COMMANDS[name] ?? cursorAccountFlag(rest);
+  if (unsupported) {
+    io.stderr.write(`bdk ${name}: ${unsupported}\n`);
+    return 2;
+  }
   const command = list.find((candidate) => candidate.name === name);
   if (!command) return usageFailure(io, `unknown command "${name}"`, undefined);
   if (rest.includes("--help") || rest.includes("-h")) {
@@ -34,7 +42,16 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
     return 0;
   }
   try {
-    return await command.run(parseArgs(rest, command.flags), io);
+    const args = parseArgs(rest, command.flags);
+    // A command that works on a project reads the project's .env files before anything loads it:
+    // with --slug, the agent's own folder first (its files win), then the folder of agents.
+    if (command.flags.some((flag) => flag.name === "dir")) {
+      const dir = path.resolve(io.cwd, stringFlag(args, "dir") ?? ".");
+      const slug = stringFlag(args, "slug");
+      const agentDir = slug && /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(slug) ? [path.join(dir, slug)] : [];
+      for (const projectDir of [...agentDir, dir]) loadEnvFiles(projectDir, io.env);
+    }
+    return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, error.message, command.name);
     io.stderr.write(`bdk ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,20 +1,60 @@
-// Adds up the vitest JSON report and the e2e summary into the closing line.
+// The closing line of `npm test`: "N passed, M failed" over every runner.
+//
+//   node scripts/summary.mjs <step>=<exit status> ...
+//
+// A step whose report is test-results/<step>.json (vitest's JSON reporter, or
+// e2e/run.ts's {passed, failed}) adds its counts. A test file that failed
+// outside any test (it did not load, or a hook threw) counts as one failure,
+// and so does a step that exited non-zero with nothing failed in its report
+// (a crash, a missing report, a failed type check): the line never says
+// "0 failed" for a run that failed. Exits 1 when anything failed.
 import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+function vitestCounts(report) {
+  const lines = [];
+  let failed = report.numFailedTests ?? 0;
+  for (const file of report.testResults ?? []) {
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed").length;
+    if (file.status === "failed" && failedTests === 0) {
+      failed += 1;
+      const reason = (file.message || "failed outside any test").split("\n")[0];
+      lines.push(`  ${path.relative(process.cwd(), file.name)}: ${reason}`);
+    }
+  }
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+    lines,
+  };
+}
+
+function counts(step) {
+  const file = path.join("test-results", `${step}.json`);
+  if (!existsSync(file)) return undefined;
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  if ("numTotalTests" in report) return vitestCounts(report);
+  return { passed: report.passed ?? 0, failed: report.failed ?? 0, skipped: 0, lines: [] };
+}
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-if (existsSync("test-results/vitest.json")) {
-  const report = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
-  passed += report.numPassedTests ?? 0;
-  failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
-  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  console.log(`vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
-}
-if (existsSync("test-results/e2e.json")) {
-  const report = JSON.parse(readFileSync("test-results/e2e.json", "utf8"));
-  passed += report.passed ?? 0;
-  failed += report.failed ?? 0;
-  console.log(`e2e: ${report.passed} passed, ${report.failed} failed`);
+for (const arg of process.argv.slice(2)) {
+  const [step, status] = arg.split("=");
+  const report = counts(step);
+  const found = report ?? { passed: 0, failed: 0, skipped: 0, lines: [] };
+  if (Number(status) !== 0 && found.failed === 0) {
+    found.failed = 1;
+    found.lines.push(`  ${step} exited ${status}${report ? " with no failed test in its report" : ""}`);
+  }
+  if (!report && found.failed === 0) continue;
+  passed += found.passed;
+  failed += found.failed;
+  skipped += found.skipped;
+  console.log(`${step}: ${found.passed} passed, ${found.failed} failed${found.skipped ? `, ${found.skipped} skipped` : ""}`);
+  for (const line of found.lines) console.log(line);
 }
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exitCode = failed > 0 ? 1 : 0;

@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
 # The whole test suite: type check, build, unit + integration tests (vitest),
-# then the browser end-to-end tests. Installs what it needs first
-# (scripts/setup.sh). Ends with one summary line: "N passed, M failed".
+# the browser end-to-end tests, and the unit + integration tests once more on
+# Node 24 (scripts/node24.sh). Installs what it needs first (scripts/setup.sh).
+# Ends with one summary line, "N passed, M failed" (scripts/summary.mjs), and
+# exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+rm -rf test-results
 mkdir -p test-results
+steps=()
 
-bash scripts/setup.sh --for-tests || exit 1
+# Runs one step, recording its exit status for the summary.
+step() {
+  local name=$1
+  shift
+  echo "== $name"
+  "$@"
+  local status=$?
+  steps+=("$name=$status")
+  return $status
+}
 
-echo "== typecheck"
-npx tsc --noEmit -p . || exit 1
+finish() {
+  node scripts/summary.mjs "${steps[@]}"
+  exit $?
+}
 
-echo "== build (the web app the integration and e2e tests serve)"
-npm run build || exit 1
-
-echo "== vitest"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
-vitest_status=$?
-
-e2e_status=0
+step setup bash scripts/setup.sh --for-tests || finish
+step typecheck npx tsc --noEmit -p . || finish
+# The kit compiled to dist/ and the web app the integration and e2e tests serve.
+step build npm run build || finish
+step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 if ls e2e/*.e2e.ts >/dev/null 2>&1; then
-  echo "== e2e (Playwright + Debian Chromium)"
-  node --import tsx e2e/run.ts
-  e2e_status=$?
+  # Playwright driving Debian's Chromium.
+  step e2e node --import tsx e2e/run.ts
 fi
-
-node scripts/summary.mjs
-[ "$vitest_status" -eq 0 ] && [ "$e2e_status" -eq 0 ]
+step vitest-node24 bash scripts/node24.sh --reporter=default --reporter=json --outputFile.json="$PWD/test-results/vitest-node24.json"
+finish

@@ -1,15 +1,14 @@
 /**
  * The `bdk init` templates: each folder here is a project (bot/, evals/,
  * README.md) plus a `template.json` describing it. Rendering adds the files
- * every project gets — package.json depending on this kit by a `file:` path,
- * a tsconfig whose paths give `@cursor/bdk` the kit's types, .gitignore — and
+ * every project gets — package.json depending on this kit as `@cursor/bdk`,
+ * the published scaffold's tsconfig (NodeNext, strict), .gitignore — and
  * fills `{{name}}` and `{{next-steps}}` in Markdown files.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { KIT_DIR } from "../server/kit-dir.ts";
 
-export const KIT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TEMPLATES_DIR = path.join(KIT_DIR, "templates");
 export const DEFAULT_TEMPLATE = "pr-approver";
 const META_FILE = "template.json";
@@ -26,10 +25,13 @@ export interface Template {
 
 interface KitPackage {
   name: string;
+  version: string;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
-  exports: Record<string, string>;
 }
+
+/** The name template code imports the kit by, as the published docs do. */
+const KIT_IMPORT_NAME = "@cursor/bdk";
 
 export function listTemplates(): Template[] {
   return readdirSync(TEMPLATES_DIR)
@@ -56,73 +58,76 @@ export function packageNameFrom(dirName: string): string {
   return cleaned || "my-bot";
 }
 
-function kitPackage(kitDir: string): KitPackage {
-  return JSON.parse(readFileSync(path.join(kitDir, "package.json"), "utf8")) as KitPackage;
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
-/** A path from the project to the kit, `/`-separated, starting with `.` when relative. */
-function kitPathFrom(projectDir: string, kitDir: string): string {
-  const relative = path.relative(projectDir, kitDir).split(path.sep).join("/");
+/** A `file:` path from the project, `/`-separated, starting with `.` when relative. */
+function filePathFrom(projectDir: string, target: string): string {
+  const relative = path.relative(projectDir, target).split(path.sep).join("/");
   if (path.isAbsolute(relative)) return relative;
   return relative.startsWith("..") ? relative : `./${relative}`;
 }
 
-/**
- * `@cursor/bdk[/sub]` and `<kit name>[/sub]` → the kit's authoring sources,
- * from the kit's package.json "exports" (the loader maps the same names).
- * Subpaths whose file is `server/authoring/<sub>.ts` are covered by the wildcard.
- */
-function authoringPaths(kit: KitPackage, kitPath: string): Record<string, string[]> {
-  const paths: Record<string, string[]> = {};
-  for (const name of ["@cursor/bdk", kit.name]) {
-    for (const [key, target] of Object.entries(kit.exports)) {
-      if (!target.startsWith("./server/authoring/")) continue;
-      const subpath = key.slice(2);
-      if (subpath && target === `./server/authoring/${subpath}.ts`) continue;
-      paths[subpath ? `${name}/${subpath}` : name] = [`${kitPath}/${target.slice(2)}`];
-    }
-    paths[`${name}/*`] = [`${kitPath}/server/authoring/*.ts`];
-  }
-  return paths;
+/** `<host>/node_modules/<name>` (name possibly scoped) when the kit is an installed package. */
+function installedAs(kitDir: string): { hostDir: string; name: string } | undefined {
+  const parts = kitDir.split(path.sep);
+  const at = parts.lastIndexOf("node_modules");
+  const rest = parts.slice(at + 1);
+  if (at === -1 || rest.length !== (rest[0]?.startsWith("@") ? 2 : 1)) return undefined;
+  return { hostDir: parts.slice(0, at).join(path.sep) || path.sep, name: rest.join("/") };
 }
 
-function packageJson(name: string, kit: KitPackage, kitPath: string): string {
+/**
+ * How the new project depends on the kit: the way the project the kit was
+ * installed into does (its `file:` tarball rebased onto the new project, or
+ * its registry range), or a link to this checkout when run from one.
+ */
+function kitDependency(kit: KitPackage, kitDir: string, projectDir: string): string {
+  const installed = installedAs(kitDir);
+  if (!installed) return `file:${filePathFrom(projectDir, kitDir)}`;
+  const host = readJson(path.join(installed.hostDir, "package.json")) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> } | undefined;
+  const spec = host?.dependencies?.[installed.name] ?? host?.devDependencies?.[installed.name];
+  if (spec?.startsWith("file:")) return `file:${filePathFrom(projectDir, path.resolve(installed.hostDir, spec.slice("file:".length)))}`;
+  if (spec === undefined) return `npm:${kit.name}@^${kit.version}`;
+  // A spec keeps its meaning under another key, except a registry range, which names a package: that one needs `npm:<name>@`.
+  const registryRange = !/^[a-z+]+:/.test(spec) && !spec.includes("/");
+  return registryRange && installed.name !== KIT_IMPORT_NAME ? `npm:${installed.name}@${spec}` : spec;
+}
+
+function packageJson(name: string, kit: KitPackage, kitSpec: string): string {
+  // The kit's own versions, wherever it lists them (typescript is a runtime dependency of the kit).
+  const versions = { ...kit.devDependencies, ...kit.dependencies };
   const pkg = {
     name,
     private: true,
     type: "module",
     scripts: { dev: "bdk dev", test: "bdk validate && tsc --noEmit", eval: "bdk eval" },
-    dependencies: { [kit.name]: `file:${kitPath}`, zod: kit.dependencies.zod },
-    devDependencies: { "@types/node": kit.devDependencies["@types/node"], typescript: kit.devDependencies.typescript },
+    dependencies: { [KIT_IMPORT_NAME]: kitSpec, zod: kit.dependencies.zod },
+    devDependencies: { "@types/node": versions["@types/node"], typescript: versions.typescript },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
-function tsconfigJson(kit: KitPackage, kitPath: string): string {
-  const config = {
-    compilerOptions: {
-      target: "ES2022",
-      lib: ["ES2023", "DOM", "DOM.Iterable"],
-      module: "ESNext",
-      moduleResolution: "bundler",
-      allowImportingTsExtensions: true,
-      noEmit: true,
-      strict: true,
-      skipLibCheck: true,
-      isolatedModules: true,
-      esModuleInterop: true,
-      resolveJsonModule: true,
-      types: ["node"],
-      paths: authoringPaths(kit, kitPath),
-    },
-    include: ["bot", "evals"],
-  };
-  // Arrays of strings on one line: the paths table stays readable.
-  const text = JSON.stringify(config, null, 2).replace(/\[\s+((?:"[^"]*",?\s+)+)\]/g, (_match, items: string) => `[${items.trim().split(/,\s+/).join(", ")}]`);
-  return `${text}\n`;
-}
+/** The published scaffold's settings: types come from the kit's package exports. */
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ["node"],
+  },
+  include: ["bot", "evals"],
+};
 
-const GITIGNORE = ["node_modules/", "# BDK state: sessions, traces, the SQLite store", ".bdk/", ""].join("\n");
+const GITIGNORE = ["node_modules/", "# BDK state: sessions, traces, the SQLite store", ".bdk/", "# Local secrets (bdk reads .env and .env.local)", ".env.local", ""].join("\n");
 
 function nextSteps(template: Template): string {
   const message = JSON.stringify(template.tryMessage);
@@ -151,11 +156,18 @@ function listFiles(dir: string, prefix = ""): string[] {
     });
 }
 
+/**
+ * A checkout of the kit before `npm run build` (the package always has them):
+ * a project linked to it would not find `@cursor/bdk`'s types.
+ */
+export function kitTypesMissing(kitDir = KIT_DIR): boolean {
+  return !existsSync(path.join(kitDir, "dist", "server", "authoring", "index.d.ts"));
+}
+
 /** Every file of the new project (relative path → contents); nothing is written here. */
 export function renderProject(template: Template, options: { name: string; projectDir: string; kitDir?: string }): Map<string, string> {
   const kitDir = options.kitDir ?? KIT_DIR;
-  const kit = kitPackage(kitDir);
-  const kitPath = kitPathFrom(path.resolve(options.projectDir), kitDir);
+  const kit = readJson(path.join(kitDir, "package.json")) as unknown as KitPackage;
   const files = new Map<string, string>();
   for (const relative of listFiles(template.dir)) {
     if (relative === META_FILE) continue;
@@ -165,8 +177,8 @@ export function renderProject(template: Template, options: { name: string; proje
       relative.endsWith(".md") ? contents.replaceAll("{{name}}", options.name).replaceAll("{{next-steps}}", nextSteps(template)) : contents,
     );
   }
-  files.set("package.json", packageJson(options.name, kit, kitPath));
-  files.set("tsconfig.json", tsconfigJson(kit, kitPath));
+  files.set("package.json", packageJson(options.name, kit, kitDependency(kit, kitDir, path.resolve(options.projectDir))));
+  files.set("tsconfig.json", `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   files.set(".gitignore", GITIGNORE);
   return files;
 }

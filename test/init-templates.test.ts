@@ -1,9 +1,11 @@
 /**
  * `bdk init` end to end: every template scaffolds a project that validates,
  * type-checks (and reports a tool reading an input field its schema lacks),
- * answers with the scripted model and passes its own evals. Projects get a
- * node_modules link to the kit's instead of an install, except in the one
- * test that runs the real (offline) `npm install`.
+ * answers with the scripted model and passes its own evals. Projects sit in a
+ * folder whose node_modules links `@cursor/bdk` to this kit (its compiled
+ * types in dist/: `npm run build`) and zod, typescript and @types/node to the
+ * kit's, instead of an install, except in the one test that runs the real
+ * (offline) `npm install`.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -20,15 +22,30 @@ const bdk = (args: string[], options: { cwd?: string; env?: Record<string, strin
 const tsc = (dir: string) => run(process.execPath, [path.join(KIT_DIR, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", dir]);
 
 const workDir = mkdtempSync(path.join(os.tmpdir(), "bdk-init-"));
-afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const installDir = mkdtempSync(path.join(os.tmpdir(), "bdk-init-install-"));
+afterAll(() => {
+  rmSync(workDir, { recursive: true, force: true });
+  rmSync(installDir, { recursive: true, force: true });
+});
 
-/** A project from `bdk init --no-install`, with node_modules linked to the kit's (zod, typescript, @types/node). */
+beforeAll(() => {
+  if (!existsSync(path.join(KIT_DIR, "dist", "server", "authoring", "index.d.ts"))) {
+    throw new Error("The kit's compiled types are missing: run `npm run build` first.");
+  }
+  // Resolution walks up from each project to this folder, as from a project inside an installed one.
+  const modules = path.join(workDir, "node_modules");
+  mkdirSync(path.join(modules, "@cursor"), { recursive: true });
+  mkdirSync(path.join(modules, "@types"));
+  symlinkSync(KIT_DIR, path.join(modules, "@cursor", "bdk"), "dir");
+  for (const name of ["zod", "typescript", "@types/node"]) symlinkSync(path.join(KIT_DIR, "node_modules", name), path.join(modules, name), "dir");
+});
+
+/** A project from `bdk init --no-install` in the work folder. */
 async function scaffold(template: string, folder = template): Promise<string> {
   const dir = path.join(workDir, folder);
   const result = await bdk(["init", dir, "--template", template, "--no-install"]);
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
-  symlinkSync(path.join(KIT_DIR, "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;
 }
 
@@ -58,7 +75,7 @@ describe.each(templates.map((template) => [template.id, template] as const))("te
   }, 60_000);
 
   it("writes a complete project", () => {
-    const files = filesUnder(dir).filter((file) => !file.startsWith("node_modules"));
+    const files = filesUnder(dir);
     expect(files).toEqual(expect.arrayContaining([".gitignore", "README.md", "package.json", "tsconfig.json", "bot/instructions.md", "evals/evals.config.ts"]));
     expect(files.some((file) => file.startsWith("evals/") && file.endsWith(".eval.ts"))).toBe(true);
     expect(files).not.toContain("template.json");
@@ -66,12 +83,13 @@ describe.each(templates.map((template) => [template.id, template] as const))("te
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     const kitPkg = JSON.parse(readFileSync(path.join(KIT_DIR, "package.json"), "utf8"));
     expect(pkg).toMatchObject({ name: id, private: true, type: "module", scripts: { dev: "bdk dev", eval: "bdk eval" } });
-    expect(realpathSync(path.resolve(dir, pkg.dependencies.bdk.replace(/^file:/, "")))).toBe(realpathSync(KIT_DIR));
+    expect(realpathSync(path.resolve(dir, pkg.dependencies["@cursor/bdk"].replace(/^file:/, "")))).toBe(realpathSync(KIT_DIR));
     expect(pkg.dependencies.zod).toBe(kitPkg.dependencies.zod);
 
     const tsconfig = JSON.parse(readFileSync(path.join(dir, "tsconfig.json"), "utf8"));
-    expect(tsconfig.compilerOptions).toMatchObject({ strict: true, moduleResolution: "bundler", allowImportingTsExtensions: true, noEmit: true });
-    expect(readFileSync(path.join(dir, ".gitignore"), "utf8").split("\n")).toContain(".bdk/");
+    expect(tsconfig.compilerOptions).toMatchObject({ strict: true, module: "NodeNext", moduleResolution: "NodeNext", noEmit: true });
+    expect(tsconfig.compilerOptions.paths).toBeUndefined();
+    expect(readFileSync(path.join(dir, ".gitignore"), "utf8").split("\n")).toEqual(expect.arrayContaining([".bdk/", ".env.local"]));
 
     const readme = readFileSync(path.join(dir, "README.md"), "utf8");
     expect(readme.startsWith(`# ${id}\n`)).toBe(true);
@@ -205,7 +223,8 @@ describe("the real install", () => {
   const hash = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
   it("npm install links the kit offline; the project then runs, type-checks and leaves the kit untouched", async () => {
-    const dir = path.join(workDir, "installed");
+    // Outside the work folder: nothing above it provides the kit.
+    const dir = path.join(installDir, "installed");
     const kitLock = hash(path.join(KIT_DIR, "package-lock.json"));
     const started = performance.now();
 
@@ -214,7 +233,7 @@ describe("the real install", () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toMatch(/Installing dependencies \(npm install\)\.\.\.\n/);
     expect(init.stdout).toMatch(/Installed dependencies in \d+\.\ds\./);
-    expect(realpathSync(path.join(dir, "node_modules", "bdk"))).toBe(realpathSync(KIT_DIR));
+    expect(realpathSync(path.join(dir, "node_modules", "@cursor", "bdk"))).toBe(realpathSync(KIT_DIR));
     expect(existsSync(path.join(dir, "node_modules", "zod", "package.json"))).toBe(true);
 
     const npxBdk = path.join(dir, "node_modules", ".bin", "bdk");

@@ -1,14 +1,25 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { KIT_DIR } from "../server/kit-dir.ts";
 
-export const KIT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export { KIT_DIR };
 const SOURCE_DIRS = ["app", "components"];
 /** Files outside those folders that the Next.js bundle includes. */
 const SOURCE_FILES = ["next.config.mjs", "package.json", "postcss.config.mjs", "web/route-adapter.ts"];
+const BUILD_ID = path.join(KIT_DIR, ".next", "BUILD_ID");
 const STAMP = path.join(KIT_DIR, ".next", "bdk-source-hash");
+
+/**
+ * A checkout holds the web app's sources and builds it itself; the installed
+ * package ships only the prebuilt `.next` (Next.js will not compile an app
+ * that lives under node_modules).
+ */
+export function hasWebSources(): boolean {
+  return existsSync(path.join(KIT_DIR, "app"));
+}
 
 /** A hash of the web app's sources: a build is reused only while they are unchanged. */
 export function sourceHash(): string {
@@ -30,12 +41,16 @@ export function sourceHash(): string {
 }
 
 export function isBuilt(): boolean {
-  return existsSync(path.join(KIT_DIR, ".next", "BUILD_ID")) && existsSync(STAMP) && readFileSync(STAMP, "utf8") === sourceHash();
+  if (!existsSync(BUILD_ID)) return false;
+  return !hasWebSources() || (existsSync(STAMP) && readFileSync(STAMP, "utf8") === sourceHash());
 }
 
 /** Builds the app once (first start, or after the kit's web sources changed), saying so. */
 export async function ensureBuilt(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<void> {
   if (isBuilt()) return;
+  if (!hasWebSources()) {
+    throw new Error(`This copy of BDK has no web build (${path.dirname(BUILD_ID)} is missing): reinstall the package.`);
+  }
   log("Building the web app (first start after install or an update; about a minute)...");
   await buildWebApp();
   log("Build finished.");
@@ -43,7 +58,7 @@ export async function ensureBuilt(log: (line: string) => void = (line) => proces
 
 export async function buildWebApp(): Promise<void> {
   const hash = sourceHash();
-  const nextBin = path.join(KIT_DIR, "node_modules", "next", "dist", "bin", "next");
+  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [nextBin, "build"], {
       cwd: KIT_DIR,

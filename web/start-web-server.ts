@@ -29,6 +29,9 @@ export interface WebServer {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   await ensureBuilt(options.log);
   setHttpHost(options.httpHost);
+  // Next.js would load the .env files of its own directory, the kit's, into every served project.
+  // This is @next/env's marker for "already loaded"; the project's files were read by the CLI.
+  process.env.__NEXT_PROCESSED_ENV = "true";
   const app = next({ dev: false, dir: KIT_DIR, hostname: options.host, port: options.port, quiet: true });
   await app.prepare();
   const handle = app.getRequestHandler();

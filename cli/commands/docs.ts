@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { kitPath } from "../../server/kit-dir.ts";
 import { type Command, stringFlag, UsageError } from "../command.ts";
 
-const DOCS_DIR = fileURLToPath(new URL("../../docs/", import.meta.url));
+const DOCS_DIR = kitPath("docs");
 const DEFAULT_URL = "http://127.0.0.1:3000";
 
 /** The status of `GET url` within a short timeout; undefined when nothing answers. */
@@ -43,7 +43,7 @@ export const docsCommand: Command = {
       }
       io.stderr.write(`The server at ${base} does not serve /docs (started with --no-docs); the local files:\n`);
     }
-    const file = slug ? path.join(DOCS_DIR, `${slug}.md`) : DOCS_DIR.replace(/[\\/]$/, "");
+    const file = slug ? path.join(DOCS_DIR, `${slug}.md`) : DOCS_DIR;
     io.stdout.write(`${existsSync(file) ? file : DOCS_DIR}\n`);
     return 0;
   },

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "nod
 import path from "node:path";
 import { booleanFlag, type Command, type CommandIO, stringFlag, UsageError } from "../command.ts";
 import { dimmed } from "../render.ts";
-import { DEFAULT_TEMPLATE, isValidPackageName, listTemplates, packageNameFrom, renderProject, type Template } from "../../templates/scaffold.ts";
+import { KIT_DIR } from "../../server/kit-dir.ts";
+import { DEFAULT_TEMPLATE, isValidPackageName, kitTypesMissing, listTemplates, packageNameFrom, renderProject, type Template } from "../../templates/scaffold.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -142,6 +143,9 @@ export const initCommand: Command = {
     }
     writeProject(dir, files);
     io.stdout.write(`Created ${name} in ${dir} from the ${template.id} template (${files.size} files).\n`);
+    if (kitTypesMissing()) {
+      io.stdout.write(`The kit's types are not built yet: run \`npm run build\` in ${KIT_DIR} so tsc finds @cursor/bdk.\n`);
+    }
 
     const install = args.flags.install !== false;
     const installed = install && (await npmInstall(dir, io));

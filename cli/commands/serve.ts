@@ -6,8 +6,8 @@ import { OBSERVABILITY_FLAGS, observabilityOptions } from "../observability-flag
 
 const SERVE_FLAGS: FlagSpec[] = [
   { name: "dir", type: "string", description: "a project, or a folder of projects", default: "." },
-  { name: "host", type: "string", description: "interface to listen on", default: "127.0.0.1" },
-  { name: "port", type: "string", description: "port to listen on", default: "3000" },
+  { name: "host", type: "string", description: "interface to listen on; HOST when the flag is absent", default: "127.0.0.1" },
+  { name: "port", type: "string", description: "port to listen on; PORT when the flag is absent", default: "3000" },
   { name: "mode", type: "string", description: "single | multi (default: single for a project, multi for a folder)" },
   { name: "dev", type: "boolean", description: "dev mode: dev routes, every principal's sessions, scripted fallback" },
   { name: "bearer-token", type: "strings", description: "accept Authorization: Bearer <token> (repeatable; prefer BDK_BEARER_TOKEN: argv is visible to other users)" },
@@ -29,8 +29,12 @@ function bearerTokens(args: ParsedArgs, io: CommandIO): { tokens?: string[]; sou
 }
 
 async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise<number> {
-  const port = Number(stringFlag(args, "port") ?? "3000");
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be a port number");
+  // PORT and HOST (from the environment or the project's .env) stand in for absent flags, as hosting platforms expect.
+  const portText = stringFlag(args, "port") ?? io.env.PORT ?? "3000";
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new UsageError(`${stringFlag(args, "port") === undefined ? "PORT" : "--port"} must be a port number (got "${portText}")`);
+  }
   const mode = stringFlag(args, "mode");
   if (mode !== undefined && mode !== "single" && mode !== "multi") throw new UsageError("--mode is single or multi");
   const bearer = bearerTokens(args, io);
@@ -47,7 +51,7 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
   try {
     const { serve } = await import("../../web/serve.ts");
     const handle = await serve(path.resolve(io.cwd, stringFlag(args, "dir") ?? "."), {
-      host: stringFlag(args, "host"),
+      host: stringFlag(args, "host") ?? (io.env.HOST || undefined),
       port,
       mode,
       dev: dev || args.flags.dev === true,

@@ -1,8 +1,8 @@
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseArgs } from "../args.ts";
-import type { Command, CommandIO } from "../command.ts";
+import type { Command } from "../command.ts";
+import { capturedIO } from "../testing/captured-io.ts";
 import { KIT_ROOT, removeTempProjects, tempProject } from "../../server/load/testing/temp-project.ts";
 import { infoCommand } from "./info.ts";
 import { validateCommand } from "./validate.ts";
@@ -11,15 +11,9 @@ afterAll(removeTempProjects);
 
 /** Runs a command with captured output, as `bdk <name> ...argv` would. */
 async function runCommand(command: Command, argv: string[], cwd = KIT_ROOT) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk) => (out += chunk));
-  stderr.on("data", (chunk) => (err += chunk));
-  const io: CommandIO = { stdout, stderr, env: { ...process.env, NO_COLOR: "1" }, cwd };
-  const code = await command.run(parseArgs(argv, command.flags), io);
-  return { code, stdout: out, stderr: err };
+  const captured = capturedIO(cwd);
+  const code = await command.run(parseArgs(argv, command.flags), captured.io);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
 const BROKEN = {

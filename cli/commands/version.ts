@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { kitPath } from "../../server/kit-dir.ts";
 import type { Command } from "../command.ts";
 
 export const versionCommand: Command = {
@@ -7,7 +8,7 @@ export const versionCommand: Command = {
   usage: "bdk version",
   flags: [],
   async run(_args, io) {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(kitPath("package.json"), "utf8")) as { version: string };
     io.stdout.write(`bdk ${pkg.version}\n`);
     return 0;
   },

@@ -30,7 +30,8 @@ export type DiagnosticCode =
   | "unknown_config_key"
   | "unknown_model"
   | "builtin_tool_shadowed"
-  | "invalid_instructions";
+  | "invalid_instructions"
+  | "unsupported_feature";
 
 export interface Diagnostic {
   severity: DiagnosticSeverity;

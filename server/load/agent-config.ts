@@ -47,6 +47,14 @@ const LEGACY_KEYS: Record<string, string> = {
 
 /** Throws `DefinitionError` naming the first field the runtime could not use. */
 export function checkAgentConfig(config: AgentConfig): AgentConfig {
+  // An error, not an ignored key: the agent would otherwise run with other models and billing than its author meant.
+  if ("cursorAccount" in config) {
+    throw new DefinitionError(
+      "unsupported_feature",
+      "cursorAccount is a Cursor account feature; the open kit has no Cursor account",
+      "Remove it: models run on their provider's key (XAI_API_KEY, OPENAI_API_KEY, ...). See `bdk docs migrating-from-cursor-bdk`.",
+    );
+  }
   return checkConfigFields(AGENT_CONFIG_FIELDS, config);
 }
 

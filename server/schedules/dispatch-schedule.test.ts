@@ -4,7 +4,7 @@ import { openAgent, type OpenedAgent } from "../host/open-agent.ts";
 import { copyProject, KIT_ROOT, removeTempProjects } from "../load/testing/temp-project.ts";
 import type { AnyBdkEvent } from "../protocol/events.ts";
 
-const SCHEDULED = path.resolve(KIT_ROOT, "..", "shared", "conformance", "scheduled");
+const SCHEDULED = path.join(KIT_ROOT, "test", "fixtures", "conformance", "scheduled");
 let opened: OpenedAgent;
 
 beforeAll(async () => {

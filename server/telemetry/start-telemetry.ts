@@ -34,6 +34,7 @@ import type { OtlpTarget, TelemetrySettings } from "./settings.ts";
 import { planTurn, type SpanPlan } from "./span-plan.ts";
 import { TurnMetrics } from "./turn-metrics.ts";
 import { TurnRecorder } from "./turn-recorder.ts";
+import { kitPath } from "../kit-dir.ts";
 
 export interface Telemetry {
   /** For `SessionRuntime.observe`. */
@@ -117,7 +118,7 @@ export async function startTelemetry(
 
 /** The instrumentation scope's version: the kit's. */
 function kitVersion(): string {
-  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  return (JSON.parse(readFileSync(kitPath("package.json"), "utf8")) as { version: string }).version;
 }
 
 function emitSpan(tracer: Tracer, plan: SpanPlan, parent: Context): void {

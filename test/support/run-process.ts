@@ -18,17 +18,23 @@ export interface RunningProcess {
   kill(): void;
 }
 
-/** Starts a command, capturing its output (no colour, no stdin); the caller may read stdout while it runs. */
-export function startProcess(
-  command: string,
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
-): RunningProcess {
+export interface ProcessOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed (at once when absent). */
+  input?: string;
+}
+
+/** Starts a command, capturing its output (no colour); the caller may read stdout while it runs. */
+export function startProcess(command: string, args: string[], options: ProcessOptions = {}): RunningProcess {
   const child = spawn(command, args, {
     cwd: options.cwd ?? KIT_DIR,
     env: { ...process.env, NO_COLOR: "1", ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
+  // A child that exits without reading its input closes the pipe: that is not the test's failure.
+  child.stdin.on("error", () => {});
+  child.stdin.end(options.input);
   let stdout = "";
   let stderr = "";
   const listeners = new Set<() => void>();
@@ -65,12 +71,8 @@ export function startProcess(
   };
 }
 
-/** Runs a command to completion, capturing its output (no colour, no stdin). */
-export function runProcess(
-  command: string,
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
-): Promise<ProcessResult> {
+/** Runs a command to completion, capturing its output (no colour). */
+export function runProcess(command: string, args: string[], options: ProcessOptions = {}): Promise<ProcessResult> {
   return startProcess(command, args, options).done;
 }
 

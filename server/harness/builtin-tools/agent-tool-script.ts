@@ -10,6 +10,8 @@ import type { LoadedTool } from "../../load/types.ts";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "../../load/authoring-modules.ts";
 
 const AUTHORING_DIR = fileURLToPath(new URL("../../authoring/", import.meta.url));
+// `.ts` run from sources, `.js` compiled into dist/.
+const MODULE_EXTENSION = path.extname(fileURLToPath(import.meta.url));
 
 /** Workspace-relative location of a tool's script. */
 export function agentToolScriptPath(name: string): string {
@@ -18,13 +20,13 @@ export function agentToolScriptPath(name: string): string {
 
 /**
  * `@cursor/bdk/<sub>` (and the other package names) → the kit's source file.
- * Files follow the package.json "exports" naming: `channels/slack` → `channels-slack.ts`.
+ * Files follow the package.json "exports" naming: `channels/slack` → `channels-slack.ts` (`.js` in dist/).
  */
 export function authoringAliases(): Record<string, string> {
   const aliases: Record<string, string> = {};
   for (const name of PACKAGE_ALIASES) {
     for (const subpath of Object.keys(AUTHORING_SUBPATHS)) {
-      const file = subpath ? `${subpath.replaceAll("/", "-")}.ts` : "index.ts";
+      const file = `${subpath ? subpath.replaceAll("/", "-") : "index"}${MODULE_EXTENSION}`;
       aliases[subpath ? `${name}/${subpath}` : name] = path.join(AUTHORING_DIR, file);
     }
   }
