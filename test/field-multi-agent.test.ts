@@ -94,7 +94,7 @@ describe("two-agents with a broken agent", () => {
     const broken = await scriptedBdk(["run", "--dir", parent, "--slug", "support", "--message", "hi"]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(`agent "support" (${path.join(parent, "support")}) has errors:`);
-    expect(broken.stderr).toMatch(/bot\/tools\/order_status\.ts {2}failed to load: .*nowhere\.ts/);
+    expect(broken.stderr).toMatch(/bot\/tools\/order_status\.ts:1 {2}failed to load: Cannot find module '\.\/nowhere\.ts'\n/);
   });
 
   it("bdk serve of the folder refuses to start, naming the agent's slug and folder", async () => {

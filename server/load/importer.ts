@@ -19,6 +19,7 @@ import { messageOf } from "../protocol/errors.ts";
 import { authoringVirtualModules } from "./authoring-modules.ts";
 import { guardedImport, ImportTimeoutError, importTimeoutMs } from "./import-guard.ts";
 import { explainInteropError } from "./interop-errors.ts";
+import { explainMissingModule } from "./missing-module.ts";
 import { projectFrames } from "./project-frame.ts";
 
 export type ModuleImport =
@@ -76,6 +77,12 @@ export function describeImportError(error: unknown, rootDir: string, file: strin
       line: here ? interop.line : undefined,
       ...(interop.file ? { failedImport: interop.file } : {}),
     };
+  }
+  const missing = explainMissingModule(error, rootDir);
+  if (missing) {
+    const here = missing.importer === undefined || missing.importer === file;
+    const where = missing.importer && path.relative(rootDir, missing.importer).split(path.sep).join("/");
+    return { message: here ? missing.message : `${where}${missing.line ? `:${missing.line}` : ""}: ${missing.message}`, line: here ? missing.line : undefined };
   }
   // A module may throw anything (`throw "x"`, `throw { code: 1 }`): keep what it threw.
   const raw = messageOf(error);

@@ -66,3 +66,30 @@ export function readImports(file: string): ImportBinding[] {
   }
   return importsOf(parseModule(file, text));
 }
+
+/** The line (1-based) of the first import or `require` of `specifier` in the module at `file`, when it has one. */
+export function importLine(file: string, specifier: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const ts = compiler();
+  const source = parseModule(file, text);
+  let found: ts.Node | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isStringLiteralLike(node) && node.text === specifier && isModuleReference(ts, node)) found = node;
+    else ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found && source.getLineAndCharacterOfPosition(found.getStart(source)).line + 1;
+}
+
+function isModuleReference(ts: typeof import("typescript"), literal: ts.StringLiteralLike): boolean {
+  const parent = literal.parent;
+  if (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent)) return parent.moduleSpecifier === literal;
+  if (ts.isCallExpression(parent)) return parent.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(parent.expression) && parent.expression.text === "require");
+  return false;
+}
