@@ -4,7 +4,7 @@
  * --short, for CI: fewer samples, one round, a smaller replay, fewer sessions
  * for the memory figure; memory: only the memory figure)
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, get } from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -113,9 +113,14 @@ async function retainedMemory(pid: number, file: string): Promise<{ rss: number;
 }
 
 async function probeMemory(pid: number, file: string): Promise<{ rss: number; heap: number }> {
+  mkdirSync(path.dirname(file), { recursive: true });
   rmSync(file, { force: true });
   process.kill(pid, "SIGUSR2");
-  while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 50));
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`the server (pid ${pid}) wrote no memory reading to ${file} within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const usage = JSON.parse(readFileSync(file, "utf8")) as NodeJS.MemoryUsage;
   return { rss: usage.rss / 2 ** 20, heap: usage.heapUsed / 2 ** 20 };
 }
