@@ -45,7 +45,17 @@ export async function testDatabase(): Promise<TestDatabase> {
       const client = new pg.Client({ connectionString: clusterUrl });
       await client.connect();
       try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // Not WITH (FORCE): a pool's end() resolves before its connections have closed, and a
+        // connection killed while closing is an uncaught error in the test. Wait for them instead.
+        for (;;) {
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${name}`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== "55006") throw error;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
       } finally {
         await client.end();
       }
