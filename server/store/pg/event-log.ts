@@ -5,6 +5,9 @@
  * owner row is locked for the append (`FOR UPDATE`), so appends to one
  * session are serialised by the database, whichever node they come from;
  * the primary key (session, index) backs that up.
+ *
+ * The pool is the caller's, and so is its `error` listener (an idle
+ * connection the server drops is an `error` event on the pool).
  */
 import type pg from "pg";
 import type { AnyBdkEvent, EventDraft } from "../../protocol/events.ts";
