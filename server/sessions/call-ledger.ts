@@ -19,17 +19,17 @@ export function turnLedger(store: Store, log: SessionEventLog, sessionId: string
   return {
     begin(call, tool) {
       const key = { sessionId, turnId, toolCallId: call.toolCallId };
-      const known = store.toolCalls.get(key);
-      if (known) return recordedOutcome(known);
       // The turn's buffered events (its actions.requested) are stored with the row: after a crash the call is in the log.
-      store.transaction(() => {
+      const started = store.transaction(() => {
         log.append(sessionId, []);
-        store.toolCalls.start({ ...key, name: call.name, effect: effectOf(tool, call.input), input: call.input });
+        return store.toolCalls.start({ ...key, name: call.name, effect: effectOf(tool, call.input), input: call.input });
       });
-      return undefined;
+      return started ? undefined : recordedOutcome(store.toolCalls.get(key)!);
     },
     end(call, outcome) {
-      store.toolCalls.finish({ sessionId, turnId, toolCallId: call.toolCallId }, outcome);
+      // Stored with the call's action.result (emitted next), in one transaction: after a crash either both are there
+      // or neither, and the call is reported in doubt, as nobody saw it end.
+      log.writeSoon(sessionId, () => store.toolCalls.finish({ sessionId, turnId, toolCallId: call.toolCallId }, outcome));
     },
   };
 }

@@ -19,8 +19,8 @@ export interface ToolCallStart extends ToolCallKey {
 
 /** The side-effect ledger: what each tool call of a turn did, so a crash never makes one run twice. */
 export interface ToolCallsRepository {
-  /** Records a call about to run. Throws when the call is already recorded (check `get` first). */
-  start(call: ToolCallStart): void;
+  /** Records a call about to run; false (and nothing changed) when the call is already recorded. */
+  start(call: ToolCallStart): boolean;
   /** Records what a started call returned; a call left running (`stillRunning`) stays in doubt. */
   finish(key: ToolCallKey, outcome: ToolCallOutcome): void;
   get(key: ToolCallKey): ToolCallRow | undefined;
@@ -37,21 +37,26 @@ type Stored = typeof toolCalls.$inferSelect;
 const toRow = (r: Stored): ToolCallRow => ({ ...r, input: r.input ?? null, outcome: (r.outcome as ToolCallOutcome | null) ?? null });
 
 export function createToolCallsRepository(ctx: StoreContext): ToolCallsRepository {
-  const { db } = ctx;
+  const { db, sqlite } = ctx;
   const byKey = (key: ToolCallKey) =>
     and(eq(toolCalls.sessionId, key.sessionId), eq(toolCalls.turnId, key.turnId), eq(toolCalls.toolCallId, key.toolCallId));
+  // Start and finish run twice per tool call of every turn: raw prepared statements, no query building.
+  const insert = sqlite.prepare(
+    `INSERT INTO tool_calls (session_id, turn_id, tool_call_id, name, effect, input, status, started_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'started', ?) ON CONFLICT DO NOTHING`,
+  );
+  const settle = sqlite.prepare(
+    "UPDATE tool_calls SET status = ?, outcome = ?, ended_at = ? WHERE session_id = ? AND turn_id = ? AND tool_call_id = ? AND status = 'started'",
+  );
   return {
     start(call) {
-      db.insert(toolCalls)
-        .values({ ...call, input: call.input ?? null, status: "started", startedAt: ctx.now() })
-        .run();
+      const input = JSON.stringify(call.input ?? null);
+      return insert.run(call.sessionId, call.turnId, call.toolCallId, call.name, call.effect, input, ctx.now()).changes === 1;
     },
 
     finish(key, outcome) {
-      db.update(toolCalls)
-        .set({ status: outcome.stillRunning ? "in_doubt" : "finished", outcome, endedAt: ctx.now() })
-        .where(and(byKey(key), eq(toolCalls.status, "started")))
-        .run();
+      const status = outcome.stillRunning ? "in_doubt" : "finished";
+      settle.run(status, JSON.stringify(outcome), ctx.now(), key.sessionId, key.turnId, key.toolCallId);
     },
 
     get(key) {
