@@ -46,8 +46,13 @@ free_port() {
 start() {
   local bin dir port
   bin=$(pg_bin) || { install_postgres; bin=$(pg_bin); } || { echo "postgres.sh: no initdb after installing postgresql" >&2; exit 1; }
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/bdk-pg-XXXXXX")
-  [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
+  if [ "$(id -u)" -eq 0 ]; then
+    # Under /tmp, not $TMPDIR: the postgres user must be able to reach it (root's own temp dir may be private).
+    dir=$(mktemp -d /tmp/bdk-pg-XXXXXX)
+    chown postgres: "$dir"
+  else
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/bdk-pg-XXXXXX")
+  fi
   as_owner "$bin/initdb" -D "$dir/data" --username=bdk --auth=trust --encoding=UTF8 --no-sync >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; exit 1; }
   port=$(free_port)

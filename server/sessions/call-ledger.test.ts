@@ -113,6 +113,10 @@ describe("the side-effect ledger", () => {
     ]);
     expect(runtime.recover()).toBe(0);
     expect(runs).toBe(0);
+    // Only write calls go to the inbox: a read call in doubt is in the stream, not there.
+    store.toolCalls.start({ ...key("call_c"), name: "lookup_invoice", effect: "read", input: {} });
+    store.toolCalls.markInDoubt(key("call_c"));
+    expect(runtime.listInDoubtCalls(undefined).map((row) => row.toolCallId)).toEqual(["call_b"]);
     // A deleted session's calls leave the inbox.
     store.sessions.softDelete(session.id);
     expect(runtime.listInDoubtCalls(undefined)).toEqual([]);
