@@ -1,15 +1,18 @@
 /**
  * The Postgres event log against a real PostgreSQL (scripts/postgres.sh):
- * two nodes (two connection pools) writing one session at once. Indexes
- * stay gap-free, and once a node's lease is taken over nothing it appends
- * is stored.
+ * two nodes (two connection pools, or two processes) writing one session
+ * at once. Indexes stay gap-free, and once a node's lease is taken over
+ * nothing it appends is stored.
  */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { createPgEventLog, LeaseLostError } from "../server/store/pg/event-log.ts";
 import { migrate } from "../server/store/pg/schema.ts";
 import { createSessionOwners, type SessionLease } from "../server/store/pg/session-owners.ts";
+import { KIT_DIR } from "./support/bdk-server.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
 
 let database: TestDatabase;
@@ -108,4 +111,65 @@ it("refuses every append of a node whose lease was taken over, even mid-stream",
   const next = await a.owners.acquire("ses_fenced", "node-a", 60_000);
   expect(next?.token).toBeGreaterThan(lease.token);
   await expect(b.log.append(lease, [message("b late")])).rejects.toBeInstanceOf(LeaseLostError);
+}, 120_000);
+
+const WORKER = path.join(KIT_DIR, "server", "store", "pg", "testing", "append-worker.ts");
+
+/** A node as a process of its own (append-worker.ts); `lines` fills with what it prints. */
+function nodeProcess(sessionId: string, holder: string, ttlMs: number, count: number) {
+  const child = spawn(process.execPath, ["--import", "tsx", WORKER, database.url, sessionId, holder, String(ttlMs), String(count)], {
+    cwd: KIT_DIR,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines: string[] = [];
+  let buffer = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split("\n");
+    buffer = parts.pop()!;
+    lines.push(...parts);
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return { child, lines, exited };
+}
+
+/** Waits until the process has printed a line that `match`es (or exited without). */
+async function printed(node: { child: ChildProcess; lines: string[] }, match: (lines: string[]) => boolean): Promise<void> {
+  while (!match(node.lines)) {
+    if (node.child.exitCode !== null) throw new Error(`the worker exited: ${node.lines.join("\n")}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+it("refuses a paused owner's appends once another process took the session over (the fencing token)", async () => {
+  await migrate(node().pool);
+  // Node A owns the session with a short lease and keeps it alive with heartbeats, until it is paused (a GC pause, a partition).
+  const a = nodeProcess("ses_paused", "node-a", 500, 1_000_000);
+  await printed(a, (lines) => lines.filter((line) => line.startsWith("appended")).length >= 5);
+  a.child.kill("SIGSTOP");
+  try {
+    // Node B takes over once A's lease lapses, and writes.
+    const b = nodeProcess("ses_paused", "node-b", 60_000, 20);
+    await b.exited;
+    expect(b.lines.at(-1)).toBe("done");
+    const tokenOf = (lines: string[]) => Number(lines.find((line) => line.startsWith("acquired"))!.split(" ")[1]);
+    expect(tokenOf(b.lines)).toBeGreaterThan(tokenOf(a.lines));
+  } finally {
+    a.child.kill("SIGCONT");
+  }
+  // A wakes up and is refused: by its token, or, if it was paused inside an append, by the server having ended that transaction.
+  await a.exited;
+  expect(a.lines.at(-1)).toMatch(/^(refused: node-a no longer owns session ses_paused|failed: )/);
+
+  const stored = await node().log.list("ses_paused");
+  expect(stored.map((event) => event.index)).toEqual(stored.map((_, i) => i));
+  const byA = stored.filter((event) => said(event).startsWith("node-a"));
+  const byB = stored.filter((event) => said(event).startsWith("node-b"));
+  expect(byB.map(said)).toEqual(Array.from({ length: 20 }, (_, i) => `node-b ${i}`));
+  expect(byA.map(said)).toEqual(byA.map((_, i) => `node-a ${i}`));
+  // Nothing of A's after B's first event: a stale owner's writes never land.
+  expect(stored.map(said)).toEqual([...byA.map(said), ...byB.map(said)]);
+  // Every append A was told succeeded is stored.
+  const toldA = a.lines.filter((line) => line.startsWith("appended")).map((line) => Number(line.split(" ")[1]));
+  expect(toldA).toEqual(byA.map((event) => event.index));
 }, 120_000);

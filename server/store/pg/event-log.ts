@@ -12,6 +12,7 @@
 import type pg from "pg";
 import type { AnyBdkEvent, EventDraft } from "../../protocol/events.ts";
 import type { SessionLease } from "./session-owners.ts";
+import { inTransaction } from "./transaction.ts";
 
 /** An append by a holder whose lease was taken over or lapsed: nothing was stored. */
 export class LeaseLostError extends Error {
@@ -41,9 +42,7 @@ interface OwnerRow {
 export function createPgEventLog(pool: pg.Pool): PgEventLog {
   return {
     async append(lease, drafts) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
+      return inTransaction(pool, async (client) => {
         const { rows } = await client.query<OwnerRow>(
           `SELECT token, expires_at > clock_timestamp() AS live, last_index, clock_timestamp() AS now
            FROM session_owners WHERE session_id = $1 FOR UPDATE`,
@@ -69,14 +68,8 @@ export function createPgEventLog(pool: pg.Pool): PgEventLog {
           );
           await client.query("UPDATE session_owners SET last_index = $2 WHERE session_id = $1", [lease.sessionId, first + drafts.length - 1]);
         }
-        await client.query("COMMIT");
         return drafts.map((draft, i) => toEvent(lease.sessionId, first + i, at, draft));
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
 
     async list(sessionId, fromIndex = 0) {

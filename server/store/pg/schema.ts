@@ -4,6 +4,7 @@
  * now; the full store moves to one drizzle schema per dialect (item 1).
  */
 import type pg from "pg";
+import { inTransaction } from "./transaction.ts";
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS session_owners (
@@ -28,16 +29,8 @@ CREATE TABLE IF NOT EXISTS events (
 const MIGRATION_LOCK = 16_0001;
 
 export async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await client.query(DDL);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
