@@ -47,6 +47,9 @@ export function createTurnPrinter(io: CommandIO, options: { reasoning?: boolean 
       case "action.result":
         line(dim(`← ${event.data.name}${event.data.isError ? red(" error") : ""} ${compact(event.data.output)}`));
         break;
+      case "action.in_doubt":
+        line(red(`! ${event.data.name} in doubt: ${event.data.message}`));
+        break;
       case "subagent.called":
         line(dim(`⇢ subagent ${event.data.subagent}: ${compact(event.data.prompt)}`));
         break;

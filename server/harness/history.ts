@@ -6,7 +6,8 @@ import { toModelOutput } from "./execute-tool.ts";
  * Rebuilds the conversation the model saw from a session's events, so a
  * session continues after a restart with no other copy of its messages.
  * Tool calls without a result (an interrupted step) are left out: providers
- * refuse a call with no answer.
+ * refuse a call with no answer. A call in doubt (cut off by a crash) is
+ * answered with an error saying so, so the model checks before repeating it.
  */
 export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[] {
   const messages: ModelMessage[] = [];
@@ -44,6 +45,9 @@ export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[]
       case "action.result":
         results.set(event.data.toolCallId, event.data);
         break;
+      case "action.in_doubt":
+        results.set(event.data.toolCallId, { name: event.data.name, isError: true, output: inDoubtOutput(event.data.name, event.data.message) });
+        break;
       case "step.completed":
       case "turn.failed":
       case "turn.completed":
@@ -53,6 +57,11 @@ export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[]
   }
   flushStep();
   return messages;
+}
+
+/** What the model reads for a call in doubt, and what a turn gets instead of running it again. */
+export function inDoubtOutput(name: string, message: string): string {
+  return `tool \`${name}\` is in doubt: ${message}`;
 }
 
 /** The assistant side of a step: its text and the tool calls it made. */

@@ -30,6 +30,21 @@ export interface ApprovalDecision {
  */
 export type ToolGate = (call: ToolAction, tool: LoadedTool, ctx: ToolContext) => Promise<ApprovalDecision | undefined>;
 
+/**
+ * The side-effect ledger a turn records its tool calls in: before one runs
+ * and when it returns. A call the ledger already knows is not run again.
+ */
+export interface CallLedger {
+  /**
+   * Records the call as started (durably, before it runs). Returns the
+   * outcome to use instead of running it when the ledger already has the
+   * call: what it returned, or an error saying it is in doubt.
+   */
+  begin(call: ToolAction, tool: LoadedTool): ToolOutcome | undefined;
+  /** Records what the call returned. */
+  end(call: ToolAction, outcome: ToolOutcome): void;
+}
+
 /** A step whose tool calls were interrupted (a parked approval across a restart). */
 export interface ParkedStep {
   step: number;
@@ -53,6 +68,8 @@ export interface TurnRequest {
   isModelUnavailable(error: unknown): boolean;
   toolContext(toolCallId: string): ToolContext;
   gate?: ToolGate;
+  /** Where the turn's tool calls are recorded (a subagent's private calls are not). */
+  ledger?: CallLedger;
   /**
    * `bot/result.ts`: runs on the final text. Resolves a rejection message to
    * ask the model for a revision; throws to fail the turn.
@@ -221,5 +238,9 @@ async function runOneCall(call: ToolAction, tool: LoadedTool | undefined, reques
     const why = decision.reason ? `: ${decision.reason}` : "";
     return { output: `The call to ${call.name} was denied by ${decision.by}${why}.`, isError: true, durationMs: 0 };
   }
-  return executeTool(tool, call.input, ctx);
+  const known = request.ledger?.begin(call, tool);
+  if (known) return known;
+  const outcome = await executeTool(tool, call.input, ctx);
+  request.ledger?.end(call, outcome);
+  return outcome;
 }

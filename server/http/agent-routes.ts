@@ -211,7 +211,16 @@ export const sessionRoutes = {
       input: row.input,
       createdAt: row.createdAt,
     }));
-    return json({ ok: true, approvals });
+    // Write calls a crash cut off: nothing to approve, but a person should check whether they took effect.
+    const inDoubt = req.opened.runtime.listInDoubtCalls(visibleOwner(req)).map((row) => ({
+      sessionId: row.sessionId,
+      turnId: row.turnId,
+      toolCallId: row.toolCallId,
+      name: row.name,
+      input: row.input,
+      startedAt: row.startedAt,
+    }));
+    return json({ ok: true, approvals, inDoubt });
   },
 
   async resolveApproval({ request, params, opened, principal, seesAll }) {

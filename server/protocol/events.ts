@@ -75,6 +75,12 @@ export interface EventDataByType {
     /** The tool ignored its stop or outlived its time limit: it was left running and its result will be discarded. */
     stillRunning?: true;
   };
+  /**
+   * A tool call that started and was never seen to end (the server stopped
+   * while it ran): it may or may not have taken effect. Recorded on
+   * recovery, before the turn's `turn.failed`; the call is never run again.
+   */
+  "action.in_doubt": { toolCallId: string; name: string; input: unknown; effect: "read" | "write"; startedAt: string; message: string };
   "subagent.called": { subagent: string; toolCallId: string; prompt: string };
   "subagent.completed": { subagent: string; toolCallId: string; result?: string; isError: boolean };
   "artifact.tagged": { id: string; kind: string; key: string; title: string };
@@ -115,6 +121,7 @@ export const EVENT_TYPES = [
   "action.approval_resolved",
   "action.authorization_required",
   "action.result",
+  "action.in_doubt",
   "subagent.called",
   "subagent.completed",
   "artifact.tagged",

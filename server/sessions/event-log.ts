@@ -22,6 +22,8 @@ export class SessionEventLog {
   private readonly bus = new EventBus();
   /** Turn events waiting to be stored together (one transaction per burst, not per event). */
   private readonly pending = new Map<string, EventDraft[]>();
+  /** Rows to write in the transaction of the session's next stored events (a tool call's outcome in the ledger). */
+  private readonly pendingWrites = new Map<string, Array<() => void>>();
   private readonly observers = new Set<EventObserver>();
   /** Sessions deleted while a turn was still ending there: it has nowhere to record anything. */
   private readonly muted = new Set<string>();
@@ -39,7 +41,14 @@ export class SessionEventLog {
     const pending = this.pending.get(sessionId);
     if (pending) this.pending.delete(sessionId);
     const all = pending ? [...pending, ...drafts] : drafts;
-    const stored = this.store.events.append(sessionId, all) as AnyBdkEvent[];
+    const writes = this.pendingWrites.get(sessionId);
+    if (writes) this.pendingWrites.delete(sessionId);
+    const stored = writes
+      ? this.store.transaction(() => {
+          for (const write of writes) write();
+          return this.store.events.append(sessionId, all) as AnyBdkEvent[];
+        })
+      : (this.store.events.append(sessionId, all) as AnyBdkEvent[]);
     // Inside a wider transaction (a delivery claimed with its message), followers hear of it after the commit.
     this.store.afterCommit(() => this.publish(sessionId, stored));
     return pending ? stored.slice(pending.length) : stored;
@@ -62,12 +71,28 @@ export class SessionEventLog {
   }
 
   /**
+   * Runs `write` in the transaction that stores the session's next events
+   * (those buffered now, or the next append): a row that belongs with an
+   * event costs no transaction of its own.
+   */
+  writeSoon(sessionId: string, write: () => void): void {
+    if (this.closed || this.muted.has(sessionId)) return;
+    const writes = this.pendingWrites.get(sessionId);
+    if (writes) {
+      writes.push(write);
+      return;
+    }
+    this.pendingWrites.set(sessionId, [write]);
+    if (!this.pending.has(sessionId)) setImmediate(() => this.flush(sessionId));
+  }
+
+  /**
    * Stores what is still buffered, then records nothing more: a turn left
    * parked at shutdown (whose aborted calls may still finish) must not write
    * into a store that is closing.
    */
   close(): void {
-    for (const sessionId of [...this.pending.keys()]) this.flush(sessionId);
+    for (const sessionId of new Set([...this.pending.keys(), ...this.pendingWrites.keys()])) this.flush(sessionId);
     this.closed = true;
   }
 
@@ -84,6 +109,7 @@ export class SessionEventLog {
   mute(sessionId: string): void {
     this.muted.add(sessionId);
     this.pending.delete(sessionId);
+    this.pendingWrites.delete(sessionId);
     this.bus.end(sessionId);
   }
 
@@ -122,7 +148,7 @@ export class SessionEventLog {
   }
 
   private flush(sessionId: string): void {
-    if (!this.pending.has(sessionId)) return;
+    if (!this.pending.has(sessionId) && !this.pendingWrites.has(sessionId)) return;
     try {
       this.append(sessionId, []);
     } catch (error) {

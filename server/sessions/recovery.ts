@@ -7,12 +7,18 @@
  * runs a model on its own. The files that message brought are handed back
  * to be written before the session's next turn. A turn parked on an
  * approval stays parked.
+ *
+ * The turn's tool calls are settled from the side-effect ledger first: a
+ * call that returned but whose `action.result` was still buffered gets it
+ * now (from the ledger); a call that started and never returned is reported
+ * `action.in_doubt`. Neither is ever run again.
  */
 import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { EventDraft } from "../protocol/events.ts";
 import type { Store } from "../store/index.ts";
 import type { TurnRow } from "../store/types.ts";
+import { IN_DOUBT_MESSAGE } from "./call-ledger.ts";
 import type { SessionEventLog } from "./event-log.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
 
@@ -64,12 +70,35 @@ function interrupt(options: RecoveryOptions, turn: TurnRow, recovered: Recovered
     if (files) recovered.files.push({ sessionId: session.id, files: turn.workspaceFiles! });
     drafts.push({ type: "message.received", turnId: turn.id, data: { message: turn.message, ...(files ? { workspaceFiles: files } : {}) } });
   }
+  if (!neverStarted) drafts.push(...settleCalls(store, session.id, turn.id));
   const message = neverStarted ? INTERRUPTED_BEFORE_START : INTERRUPTED_RUNNING;
   drafts.push({ type: "turn.failed", turnId: turn.id, data: { status: "interrupted", code: "interrupted", message } });
   drafts.push(session.mode === "task" ? { type: "session.failed", data: { code: "interrupted", message } } : { type: "session.waiting", data: {} });
   log.append(session.id, drafts);
   store.sessions.update(session.id, { status: session.mode === "task" ? "failed" : "waiting" });
   return true;
+}
+
+/** The turn's ledgered calls whose end the log does not show: the result the ledger kept, or in doubt. */
+function settleCalls(store: Store, sessionId: string, turnId: string): EventDraft[] {
+  const calls = store.toolCalls.ofTurn(sessionId, turnId);
+  if (calls.length === 0) return [];
+  const reported = new Set(store.events.turnEvents(sessionId, turnId, "action.result").map((event) => event.data.toolCallId));
+  const drafts: EventDraft[] = [];
+  for (const call of calls) {
+    if (reported.has(call.toolCallId)) continue;
+    if (call.status === "finished" && call.outcome) {
+      drafts.push({ type: "action.result", turnId, data: { toolCallId: call.toolCallId, name: call.name, ...call.outcome } });
+      continue;
+    }
+    store.toolCalls.markInDoubt(call);
+    drafts.push({
+      type: "action.in_doubt",
+      turnId,
+      data: { toolCallId: call.toolCallId, name: call.name, input: call.input, effect: call.effect, startedAt: call.startedAt, message: IN_DOUBT_MESSAGE },
+    });
+  }
+  return drafts;
 }
 
 /** The paths of the files a message brought, checked against the workspace as it is now; a bad one is logged and leaves them out. */

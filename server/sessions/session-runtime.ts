@@ -12,7 +12,7 @@ import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId } from "../protocol/ids.ts";
 import type { Store } from "../store/index.ts";
-import type { ApprovalRow, SessionRow } from "../store/types.ts";
+import type { ApprovalRow, SessionRow, ToolCallRow } from "../store/types.ts";
 import { ApprovalDesk } from "./approval-desk.ts";
 import { SessionEventLog } from "./event-log.ts";
 import { dispatchToHooks } from "./hook-runner.ts";
@@ -368,6 +368,11 @@ export class SessionRuntime {
   /** Pending approvals the caller may resolve; `principal` undefined = everyone's. */
   listApprovals(principal: Principal | undefined): ApprovalRow[] {
     return this.store.approvals.listPending({ principal });
+  }
+
+  /** Write tool calls in doubt (a crash cut them off), for the approvals inbox; `principal` undefined = everyone's. */
+  listInDoubtCalls(principal: Principal | undefined): ToolCallRow[] {
+    return this.store.toolCalls.listInDoubtWrites({ principal });
   }
 
   /**

@@ -18,6 +18,7 @@ import { addUsage, type AnyBdkEvent, type EventDraft } from "../protocol/events.
 import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
+import { turnLedger } from "./call-ledger.ts";
 import type { SessionEventLog } from "./event-log.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import { resultCommitter, toolContextFor, toolsForTurn, type TurnServices } from "./turn-setup.ts";
@@ -118,6 +119,7 @@ export class TurnExecutor {
         message: start.message,
         resume: start.resume,
         gate,
+        ledger: turnLedger(store, log, sessionId, turnId),
         commit: resultCommitter(agent, toolContextFor(services, agent, scope, undefined, controller.signal)),
         system: withSection(buildSystemPrompt(agent, scope.workspaceDir), recallSection(store, agent, session)),
         history: history ?? [],

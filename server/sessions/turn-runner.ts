@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { ToolContext } from "../authoring/tools.ts";
-import { type ModelCandidate, type ParkedStep, runTurn, type ToolGate, TurnFailure } from "../harness/run-turn.ts";
+import { type CallLedger, type ModelCandidate, type ParkedStep, runTurn, type ToolGate, TurnFailure } from "../harness/run-turn.ts";
 import type { LoadedTool } from "../load/types.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { EventDraft, TokenUsage } from "../protocol/events.ts";
@@ -11,6 +11,7 @@ export interface TurnJob {
   message?: string;
   resume?: ParkedStep;
   gate?: ToolGate;
+  ledger?: CallLedger;
   commit?: (text: string) => Promise<string | undefined>;
   system: string;
   history: ModelMessage[];
@@ -62,6 +63,7 @@ export async function executeTurn(job: TurnJob): Promise<TurnEnd> {
       message: job.message,
       resume: job.resume,
       gate: job.gate,
+      ledger: job.ledger,
       commit: job.commit,
       tools: job.tools,
       botVersion: job.botVersion,

@@ -30,6 +30,7 @@ const TABLES = [
   "memory_notes",
   "reminders",
   "sessions",
+  "tool_calls",
   "turns",
 ];
 

@@ -30,6 +30,8 @@ export interface EventsRepository {
   lastIndex(sessionId: string): number;
   /** Whether the session has an event of `type` stamped with `turnId`. */
   hasTurnEvent(sessionId: string, turnId: string, type: BdkEvent["type"]): boolean;
+  /** The events of `type` stamped with `turnId`, in index order. */
+  turnEvents<T extends BdkEvent["type"]>(sessionId: string, turnId: string, type: T): Extract<AnyBdkEvent, { type: T }>[];
   /**
    * Restores the lines missing from the trace files of the sessions among the
    * last `recentEvents` stored events (those a crash can have cut short).
@@ -180,6 +182,16 @@ export function createEventsRepository(ctx: StoreContext, warn: (message: string
 
     hasTurnEvent(sessionId, turnId, type) {
       return selectTurnEvent.get(sessionId, turnId, type) !== undefined;
+    },
+
+    turnEvents(sessionId, turnId, type) {
+      const rows = db
+        .select()
+        .from(events)
+        .where(and(eq(events.sessionId, sessionId), eq(events.turnId, turnId), eq(events.type, type)))
+        .orderBy(asc(events.idx))
+        .all();
+      return rows.map(toEvent) as never;
     },
 
     repairRecentTraces(recentEvents = RECENT_EVENTS_CHECKED) {

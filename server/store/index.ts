@@ -9,3 +9,4 @@ export type { ArtifactInput } from "./artifacts.ts";
 export type { ReminderCreate, ReminderPatch } from "./reminders.ts";
 export type { EvalCaseInput, EvalRunPatch } from "./eval-runs.ts";
 export type { LogQuery } from "./logs.ts";
+export type { ToolCallKey, ToolCallStart } from "./tool-calls.ts";

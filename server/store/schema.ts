@@ -232,3 +232,29 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
 );
+
+/**
+ * The side-effect ledger: each tool call a turn runs, recorded before it
+ * runs (`started`) and when it returns (`finished`, with its outcome). After
+ * a crash a `started` row is a call that may or may not have taken effect:
+ * recovery marks it `in_doubt` instead of running it again.
+ */
+export const toolCalls = sqliteTable(
+  "tool_calls",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    turnId: text("turn_id").notNull(),
+    toolCallId: text("tool_call_id").notNull(),
+    name: text("name").notNull(),
+    effect: text("effect", { enum: ["read", "write"] }).notNull(),
+    input: text("input", { mode: "json" }),
+    status: text("status", { enum: ["started", "finished", "in_doubt"] }).notNull(),
+    /** `{ output, isError, durationMs, stillRunning? }` once it returned. */
+    outcome: text("outcome", { mode: "json" }),
+    startedAt: text("started_at").notNull(),
+    endedAt: text("ended_at"),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.turnId, t.toolCallId] }), index("tool_calls_status").on(t.status, t.startedAt)],
+);

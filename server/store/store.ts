@@ -17,6 +17,7 @@ import { createRemindersRepository, type RemindersRepository } from "./reminders
 import { createSessionsRepository, type SessionsRepository } from "./sessions.ts";
 import { createTurnsRepository, type TurnsRepository } from "./turns.ts";
 import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
+import { createToolCallsRepository, type ToolCallsRepository } from "./tool-calls.ts";
 import { createTransactions, type Transactions } from "./transactions.ts";
 
 export interface StoreOptions {
@@ -40,6 +41,8 @@ export interface Store extends Transactions {
   readonly leases: LeasesRepository;
   readonly memory: MemoryRepository;
   readonly idempotency: IdempotencyRepository;
+  /** The side-effect ledger of tool calls. */
+  readonly toolCalls: ToolCallsRepository;
   close(): void;
 }
 
@@ -67,6 +70,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     leases,
     memory: createMemoryRepository(ctx),
     idempotency: createIdempotencyRepository(ctx),
+    toolCalls: createToolCallsRepository(ctx),
     transaction: tx.transaction,
     afterCommit: tx.afterCommit,
     close() {

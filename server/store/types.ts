@@ -144,3 +144,28 @@ export interface EvalCaseRow {
   sessionId: string | null;
   updatedAt: string;
 }
+
+/** `started`: recorded before it ran; `finished`: it returned; `in_doubt`: it started and nobody saw it end (a crash, or left running). */
+export type ToolCallStatus = "started" | "finished" | "in_doubt";
+
+/** What a finished tool call returned, as its `action.result` carries it. */
+export interface ToolCallOutcome {
+  output: unknown;
+  isError: boolean;
+  durationMs: number;
+  stillRunning?: true;
+}
+
+/** One row of the side-effect ledger: a tool call of a turn. */
+export interface ToolCallRow {
+  sessionId: string;
+  turnId: string;
+  toolCallId: string;
+  name: string;
+  effect: "read" | "write";
+  input: unknown;
+  status: ToolCallStatus;
+  outcome: ToolCallOutcome | null;
+  startedAt: string;
+  endedAt: string | null;
+}

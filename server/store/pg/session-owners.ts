@@ -1,0 +1,57 @@
+/**
+ * One owner per session, fenced (issue 16, item 2): a row per session with
+ * the holder, a lease that a heartbeat extends, and a fencing token that
+ * rises on every takeover. Expiry is decided by the database clock, so the
+ * nodes' clocks never need to agree.
+ */
+import type pg from "pg";
+
+/** What a holder keeps while it owns a session: every append carries the token. */
+export interface SessionLease {
+  sessionId: string;
+  holder: string;
+  token: number;
+}
+
+export interface SessionOwners {
+  /** Takes the session when it is free, lapsed, or already ours; undefined while another holder's lease runs. */
+  acquire(sessionId: string, holder: string, ttlMs: number): Promise<SessionLease | undefined>;
+  /** Extends the lease; false when it was taken over (the holder must stop writing). */
+  heartbeat(lease: SessionLease, ttlMs: number): Promise<boolean>;
+  /** Lets the lease lapse now, so another node may take the session at once. */
+  release(lease: SessionLease): Promise<void>;
+}
+
+export function createSessionOwners(pool: pg.Pool): SessionOwners {
+  return {
+    async acquire(sessionId, holder, ttlMs) {
+      // The token rises on every acquisition, even a holder's own: a restarted process never writes with its old token.
+      const { rows } = await pool.query<{ token: string }>(
+        `INSERT INTO session_owners (session_id, holder, token, expires_at)
+         VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond')
+         ON CONFLICT (session_id) DO UPDATE
+           SET holder = excluded.holder, token = session_owners.token + 1, expires_at = excluded.expires_at
+           WHERE session_owners.expires_at <= clock_timestamp() OR session_owners.holder = excluded.holder
+         RETURNING token`,
+        [sessionId, holder, ttlMs],
+      );
+      return rows[0] ? { sessionId, holder, token: Number(rows[0].token) } : undefined;
+    },
+
+    async heartbeat(lease, ttlMs) {
+      const { rowCount } = await pool.query(
+        `UPDATE session_owners SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+         WHERE session_id = $1 AND token = $2 AND expires_at > clock_timestamp()`,
+        [lease.sessionId, lease.token, ttlMs],
+      );
+      return rowCount === 1;
+    },
+
+    async release(lease) {
+      await pool.query("UPDATE session_owners SET expires_at = clock_timestamp() WHERE session_id = $1 AND token = $2", [
+        lease.sessionId,
+        lease.token,
+      ]);
+    },
+  };
+}

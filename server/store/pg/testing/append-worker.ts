@@ -1,0 +1,39 @@
+/**
+ * Test support: one node writing one session on Postgres, as a process of
+ * its own. Takes the session's lease (waiting while another holder's runs),
+ * then appends `<holder> <n>` messages, heartbeating after each, until it
+ * has appended `count` (prints `done`) or is refused (`refused: …`).
+ * Prints `acquired <token>` first and `appended <index>` per event.
+ * argv: <databaseUrl> <sessionId> <holder> <ttlMs> <count>
+ */
+import pg from "pg";
+import { createPgEventLog, LeaseLostError } from "../event-log.ts";
+import { migrate } from "../schema.ts";
+import { createSessionOwners } from "../session-owners.ts";
+
+const [url, sessionId, holder, ttlMs, count] = process.argv.slice(2);
+const ttl = Number(ttlMs);
+// A node paused mid-append must not hold the session's row lock for ever: the server ends its transaction.
+const pool = new pg.Pool({ connectionString: url, max: 2, idle_in_transaction_session_timeout: 1000 });
+pool.on("error", (error) => console.log(`pool error: ${error.message}`));
+await migrate(pool);
+const owners = createSessionOwners(pool);
+const log = createPgEventLog(pool);
+
+let lease = await owners.acquire(sessionId, holder, ttl);
+while (!lease) {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  lease = await owners.acquire(sessionId, holder, ttl);
+}
+console.log(`acquired ${lease.token}`);
+try {
+  for (let n = 0; n < Number(count); n++) {
+    const [event] = await log.append(lease, [{ type: "message.received", data: { message: `${holder} ${n}` } }]);
+    console.log(`appended ${event.index}`);
+    if (!(await owners.heartbeat(lease, ttl))) throw new LeaseLostError(lease, "the heartbeat was refused");
+  }
+  console.log("done");
+} catch (error) {
+  console.log(error instanceof LeaseLostError ? `refused: ${error.message}` : `failed: ${(error as Error).message}`);
+}
+await pool.end();
