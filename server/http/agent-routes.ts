@@ -41,7 +41,7 @@ const approvalBody = z.object({ approved: z.boolean(), reason: z.string().max(20
 
 const toolCallBody = z.object({ input: z.unknown().optional(), sessionId: z.string().optional() });
 
-function sessionJson(session: SessionRow) {
+export function sessionJson(session: SessionRow) {
   return {
     id: session.id,
     title: session.title,
@@ -53,6 +53,9 @@ function sessionJson(session: SessionRow) {
     updatedAt: session.updatedAt,
     lastIndex: session.lastIndex,
     usage: session.usage,
+    ...(session.fork
+      ? { parentId: session.fork.parentId, forkedAt: session.fork.forkedAt, overrides: session.fork.overrides }
+      : {}),
   };
 }
 
@@ -74,7 +77,7 @@ export function visibleOwner(req: AgentRequest): Principal | undefined {
  * principal's sessions (`--dev` on loopback, anonymous), the session's owner,
  * so a session the list shows (a schedule's, a Slack thread's) also opens.
  */
-function sessionPrincipal({ seesAll, principal, opened, params }: AgentRequest): Principal {
+export function sessionPrincipal({ seesAll, principal, opened, params }: AgentRequest): Principal {
   if (!seesAll) return principal;
   return opened.store.sessions.get(params.id)?.principal ?? principal;
 }

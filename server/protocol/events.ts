@@ -43,7 +43,8 @@ export interface ToolAction {
 
 /** Payload of every event type, keyed by the type. */
 export interface EventDataByType {
-  "session.started": { mode: SessionMode; channel: string; title?: string; principal: Principal };
+  /** `parentId` and `forkedAt` on a fork: the session it was cut from, and the source's index of the cut. */
+  "session.started": { mode: SessionMode; channel: string; title?: string; principal: Principal; parentId?: string; forkedAt?: number };
   "message.received": { message: string; workspaceFiles?: string[] };
   "turn.queued": { position: number };
   "turn.started": { model: string; botVersion?: string };
