@@ -18,6 +18,8 @@ describe("bdk serve without --dev", () => {
     ] as const) {
       expect((await as(plain, undefined, route, init)).status, route).toBe(403);
     }
+    // Save as eval case exists only under --dev.
+    expect((await as(plain, undefined, "/v1/dev/evals/cases", post({ sessionId, name: "x" }))).status).toBe(404);
     const own = await as(plain, ALPHA, `/v1/session/${sessionId}/fork`, post({ beforeIndex: messageIndex }));
     expect(own.status).toBe(202);
   });

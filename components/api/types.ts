@@ -231,7 +231,7 @@ export interface EvalComparison {
     after?: string;
     beforePassRate?: number;
     afterPassRate?: number;
-    change: "improved" | "regressed" | "changed" | "added" | "removed" | "unchanged" | string;
+    change: "improved" | "regressed" | "changed" | "added" | "removed" | "not_run" | "unchanged" | string;
     beforeSessionId?: string;
     afterSessionId?: string;
   }>;

@@ -160,8 +160,6 @@ export const evalRuns = sqliteTable(
   {
     id: text("id").primaryKey(),
     status: text("status", { enum: ["running", "completed", "failed", "cancelled"] }).notNull(),
-    /** A label the person who started the run gave it ("after the prompt fix"). */
-    name: text("name"),
     startedAt: text("started_at").notNull(),
     endedAt: text("ended_at"),
     summary: text("summary", { mode: "json" }),

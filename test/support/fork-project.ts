@@ -17,7 +17,7 @@ export const BETA = "beta-secret";
 
 /** A call as a bearer principal (`token`) or as the loopback caller (undefined). */
 export const as = (served: ServedProject, token: string | undefined, route: string, init: RequestInit = {}) =>
-  served.call(route, { ...init, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  served.call(route, { ...init, headers: { ...(init.headers as Record<string, string>), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
 export const post = (body: unknown): RequestInit => ({ method: "POST", body: JSON.stringify(body) });
 
 /** Waits until the session has no turn running or queued. */
