@@ -283,10 +283,10 @@ export class SessionRuntime {
       });
       this.store.events.append(id, cut.inherited);
       const live = this.lives.open(id);
-      live.session = this.store.sessions.get(id) ?? created;
+      live.session = created;
       // History is rebuilt from the inherited events when the turn starts.
       live.history = undefined;
-      return this.chain.admit(id, message);
+      return this.chain.admit(id, message, undefined);
     });
     return { sessionId: id, continuationToken: token, turnId: turn.turnId, done: turn.done };
   }
