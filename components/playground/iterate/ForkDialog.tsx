@@ -111,15 +111,17 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
               const stub = draft.stubs[name];
               return (
                 <div key={name} className="space-y-1">
-                  <label className="flex items-center gap-2 text-xs">
-                    <input type="checkbox" className="size-4 accent-indigo-600" checked={stub.enabled} onChange={(event) => setStub(name, { enabled: event.target.checked })} />
-                    <span className="font-mono">{name}</span>
+                  <div className="flex items-center gap-2 text-xs">
+                    <label className="flex items-center gap-2">
+                      <input type="checkbox" className="size-4 accent-indigo-600" checked={stub.enabled} onChange={(event) => setStub(name, { enabled: event.target.checked })} />
+                      <span className="font-mono">{name}</span>
+                    </label>
                     {stub.enabled ? (
                       <label className="ml-auto flex items-center gap-1">
                         <input type="checkbox" className="size-3.5" checked={stub.isError} onChange={(event) => setStub(name, { isError: event.target.checked })} /> as an error
                       </label>
                     ) : null}
-                  </label>
+                  </div>
                   {stub.enabled ? (
                     <textarea className={textareaClass} rows={4} aria-label={`Stubbed result of ${name}`} value={stub.output} onChange={(event) => setStub(name, { output: event.target.value })} />
                   ) : null}

@@ -17,7 +17,7 @@ function TurnColumn({ turn, changed }: { turn: DiffTurn | undefined; changed: { 
   const mark = (isChanged: boolean) => cx("rounded p-2", isChanged ? "bg-amber-50 ring-1 ring-amber-300 dark:bg-amber-500/10 dark:ring-amber-500/40" : "bg-zinc-50 dark:bg-zinc-800/40");
   return (
     <div className="min-w-0 space-y-2 text-xs">
-      <p className={cx(mark(changed.message), "whitespace-pre-wrap")}>
+      <p className={cx(mark(changed.message), "whitespace-pre-wrap break-words")}>
         <span className="font-medium">User: </span>
         {turn.message}
       </p>
@@ -34,7 +34,7 @@ function TurnColumn({ turn, changed }: { turn: DiffTurn | undefined; changed: { 
           </div>
         ))}
       </div>
-      <p className={cx(mark(changed.reply), "whitespace-pre-wrap")} data-testid="diff-reply">
+      <p className={cx(mark(changed.reply), "whitespace-pre-wrap break-words")} data-testid="diff-reply">
         {turn.reply || <span className="text-zinc-500">no reply</span>}
       </p>
       <p className="text-zinc-500">
@@ -60,6 +60,14 @@ export function RunDiffView({ before, after, onClose }: { before: string; after:
             {data.identical ? "The runs did the same." : "Changed parts are marked."} From event {data.before.from}: tokens in{" "}
             {signed(data.delta.inputTokens, formatCount)}, out {signed(data.delta.outputTokens, formatCount)}, time {signed(data.delta.durationMs, formatDuration)}.
           </p>
+          <div className="grid gap-3 text-xs font-medium sm:grid-cols-2">
+            <p>
+              Before <span className="font-mono font-normal text-zinc-500">{shortId(before)}</span>
+            </p>
+            <p>
+              After <span className="font-mono font-normal text-zinc-500">{shortId(after)}</span>
+            </p>
+          </div>
           {data.turns.map((pair) => (
             <div key={pair.position} className="grid gap-3 border-t border-zinc-200 pt-3 sm:grid-cols-2 dark:border-zinc-800">
               {[pair.before, pair.after].map((turn, side) => (
