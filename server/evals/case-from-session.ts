@@ -8,6 +8,8 @@ import type { AnyBdkEvent } from "../protocol/events.ts";
 
 interface ObservedTurn {
   message: string;
+  /** Files the message brought: their names are recorded, not their contents. */
+  files: string[];
   calls: { name: string; input: unknown }[];
   decisions: { approved: boolean; reason?: string }[];
   outcome: "completed" | "failed" | "unfinished";
@@ -18,7 +20,7 @@ function turnsOf(events: readonly AnyBdkEvent[]): ObservedTurn[] {
   const turns: ObservedTurn[] = [];
   for (const event of events) {
     if (event.type === "message.received") {
-      turns.push({ message: event.data.message, calls: [], decisions: [], outcome: "unfinished" });
+      turns.push({ message: event.data.message, files: event.data.workspaceFiles ?? [], calls: [], decisions: [], outcome: "unfinished" });
       continue;
     }
     const turn = turns[turns.length - 1];
@@ -36,6 +38,9 @@ const literal = (value: unknown) => JSON.stringify(value ?? null);
 
 function turnLines(turn: ObservedTurn): string[] {
   const lines = [`await t.send(${literal(turn.message)});`];
+  if (turn.files.length > 0) {
+    lines.unshift(`// This message brought ${turn.files.join(", ")}: pass them again with t.send(message, { workspaceFiles: { "path": "contents" } }).`);
+  }
   for (const decision of turn.decisions) {
     lines.push(decision.approved ? "await t.approve();" : `await t.deny(${decision.reason ? literal(decision.reason) : ""});`);
   }
