@@ -221,5 +221,6 @@ async function runOneCall(call: ToolAction, tool: LoadedTool | undefined, reques
     const why = decision.reason ? `: ${decision.reason}` : "";
     return { output: `The call to ${call.name} was denied by ${decision.by}${why}.`, isError: true, durationMs: 0 };
   }
-  return executeTool(tool, call.input, ctx);
+  const outcome = await executeTool(tool, call.input, ctx);
+  return tool.stubbed ? { ...outcome, stubbed: true } : outcome;
 }

@@ -75,6 +75,8 @@ export interface EventDataByType {
     durationMs: number;
     /** The tool ignored its stop or outlived its time limit: it was left running and its result will be discarded. */
     stillRunning?: true;
+    /** In a fork: the result is the fork's tool stub (`overrides.toolResults`); the tool did not run. */
+    stubbed?: true;
   };
   "subagent.called": { subagent: string; toolCallId: string; prompt: string };
   "subagent.completed": { subagent: string; toolCallId: string; result?: string; isError: boolean };

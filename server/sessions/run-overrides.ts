@@ -29,6 +29,7 @@ export function withToolStubs(tools: LoadedTool[], overrides: RunOverrides | und
     if (!stub) return tool;
     return {
       ...tool,
+      stubbed: true,
       // Nothing runs, so nothing needs approval or a dry run.
       effect: () => "read",
       needsApproval: async () => false,

@@ -72,6 +72,9 @@ it("runs the fork on the source's history before the cut, with its own instructi
   expect(end.status === "completed" && end.text).toContain("7");
 
   const forkEvents = test.runtime.events(fork.sessionId, me);
+  expect(forkEvents.filter((event) => event.type === "action.result").at(-1)).toMatchObject({
+    data: { name: "price", output: { sku: "A1", price: 7 }, isError: false, stubbed: true },
+  });
   const sourceEvents = test.runtime.events(source.sessionId, me);
   expect(forkEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data }))).toEqual(
     sourceEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data })),
