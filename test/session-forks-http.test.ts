@@ -35,6 +35,8 @@ describe("bdk serve --dev on loopback", () => {
     expect(fork.parentId).toBe(sessionId);
     await settled(dev, undefined, fork.sessionId);
 
+    const detail = (await (await as(dev, undefined, `/v1/session/${fork.sessionId}`)).json()) as { session: Record<string, unknown> };
+    expect(detail.session).toMatchObject({ parentId: sessionId, forkedAt: messageIndex, overrides: { toolResults: { price: { output: { sku: "A1", price: 7 } } } } });
     const listed = (await (await as(dev, undefined, "/v1/sessions")).json()) as { sessions: { id: string; parentId?: string; forkedAt?: number }[] };
     expect(listed.sessions.find((session) => session.id === fork.sessionId)).toMatchObject({ parentId: sessionId, forkedAt: messageIndex });
 

@@ -53,10 +53,13 @@ export function sessionJson(session: SessionRow) {
     updatedAt: session.updatedAt,
     lastIndex: session.lastIndex,
     usage: session.usage,
-    ...(session.fork
-      ? { parentId: session.fork.parentId, forkedAt: session.fork.forkedAt, overrides: session.fork.overrides }
-      : {}),
+    ...(session.fork ? { parentId: session.fork.parentId, forkedAt: session.fork.forkedAt } : {}),
   };
+}
+
+/** One session as `GET /session/:id` answers it: a fork also says what it overrides (lists leave that out: it can be a whole prompt). */
+function sessionDetailJson(session: SessionRow) {
+  return { ...sessionJson(session), ...(session.fork ? { overrides: session.fork.overrides } : {}) };
 }
 
 function indexParam(url: URL, name: string): number {
@@ -137,7 +140,7 @@ export const sessionRoutes = {
   },
 
   async getSession(req) {
-    return json({ ok: true, session: sessionJson(req.opened.runtime.getSession(req.params.id, sessionPrincipal(req))) });
+    return json({ ok: true, session: sessionDetailJson(req.opened.runtime.getSession(req.params.id, sessionPrincipal(req))) });
   },
 
   async deleteSession(req) {
