@@ -90,9 +90,10 @@ describe("eval routes", () => {
     const compared = await api(`/v1/evals/runs/${runId}/compare/${second.runId}`);
     expect(compared.status).toBe(200);
     const comparison = (await compared.json()) as { before: string; after: string; cases: Record<string, unknown>[]; summary: Record<string, number> };
-    expect(comparison).toMatchObject({ before: runId, after: second.runId, summary: { unchanged: 1, removed: 2 } });
+    expect(comparison).toMatchObject({ before: runId, after: second.runId, summary: { unchanged: 1, not_run: 2, removed: 0 } });
     expect(comparison.cases[0]).toMatchObject({ id: "readiness", before: "passed", after: "passed", changed: false });
-    expect(comparison.cases[1]).toMatchObject({ id: "review/approved", before: "passed", changed: true, change: "removed" });
+    // The second run did not select it, and the project still has it: "not run", not "removed".
+    expect(comparison.cases[1]).toMatchObject({ id: "review/approved", before: "passed", changed: true, change: "not_run" });
   });
 
   it("answers bad requests with the error envelope", async () => {

@@ -8,9 +8,12 @@ import type {
   EvalRun,
   EvalSummary,
   FollowUpResponse,
+  ForkRequest,
+  ForkResponse,
   LogLine,
   MemoryNote,
   PendingApproval,
+  RunDiff,
   SessionSummary,
   SessionsResponse,
 } from "./types.ts";
@@ -46,6 +49,15 @@ export function createApi(base: string) {
     createSession: (message: string) => apiJson<CreateSessionResponse>(v1("/session"), jsonBody("POST", { message })),
     followUp: (sessionId: string, message: string, continuationToken: string) =>
       apiJson<FollowUpResponse>(v1(`/session/${enc(sessionId)}`), jsonBody("POST", { message, continuationToken })),
+    /** The session's current continuation token, for its owner (or, under `--dev` on loopback, anyone the playground shows it to). */
+    continuationToken: (sessionId: string) =>
+      apiJson<{ ok: boolean; continuationToken: string | null }>(v1(`/session/${enc(sessionId)}/token`)),
+    fork: (sessionId: string, request: ForkRequest) => apiJson<ForkResponse>(v1(`/session/${enc(sessionId)}/fork`), jsonBody("POST", request)),
+    diff: (before: string, after: string, signal?: AbortSignal) =>
+      apiJson<RunDiff>(v1(`/session/${enc(before)}/diff/${enc(after)}`), { signal }),
+    /** Save as eval case (`--dev`): writes `evals/<name>.eval.ts`; 409 `already_exists` unless `overwrite`. */
+    saveEvalCase: (sessionId: string, name: string, overwrite = false) =>
+      apiJson<{ ok: boolean; file: string; caseIds: string[] }>(v1("/dev/evals/cases"), jsonBody("POST", { sessionId, name, overwrite })),
     stop: (sessionId: string) => apiJson<{ ok: boolean; status?: string }>(v1(`/session/${enc(sessionId)}/stop`), jsonBody("POST")),
     session: (sessionId: string, signal?: AbortSignal) =>
       apiJson<{ ok: boolean; session: SessionSummary }>(v1(`/session/${enc(sessionId)}`), { signal }),
@@ -76,7 +88,7 @@ export function createApi(base: string) {
       apiJson<{ ok: boolean; run: EvalRun; cases?: EvalRun["cases"] }>(v1(`/evals/runs/${enc(runId)}`), { signal }),
     compareEvalRuns: (before: string, after: string, signal?: AbortSignal) =>
       apiJson<{ ok: boolean } & EvalComparison>(v1(`/evals/runs/${enc(before)}/compare/${enc(after)}`), { signal }),
-    startEvalRun: (selection: { ids?: string[]; tags?: string[] }) =>
+    startEvalRun: (selection: { ids?: string[]; tags?: string[]; name?: string }) =>
       apiJson<{ ok: boolean; runId?: string; run?: EvalRun; id?: string }>(v1("/evals/runs"), jsonBody("POST", selection)),
 
     memory: (signal?: AbortSignal) => apiJson<{ ok: boolean; notes: MemoryNote[] }>(v1("/memory"), { signal }),

@@ -127,6 +127,66 @@ export interface SessionSummary {
   updatedAt?: string;
   lastIndex?: number;
   usage?: Partial<TokenUsage>;
+  /** Set on a fork: the session it was cut from, and the source's index of the cut. */
+  parentId?: string;
+  forkedAt?: number;
+  overrides?: RunOverrides;
+}
+
+/** What a fork runs differently (`POST /v1/session/:id/fork`). */
+export interface RunOverrides {
+  model?: string;
+  params?: { id: string; value: string }[];
+  instructions?: string;
+  toolResults?: Record<string, { output: unknown; isError?: boolean }>;
+}
+
+export interface ForkRequest {
+  beforeIndex: number;
+  message?: string;
+  title?: string;
+  overrides?: RunOverrides;
+}
+
+export interface ForkResponse extends CreateSessionResponse {
+  parentId: string;
+}
+
+export interface DiffToolCall {
+  name: string;
+  input: unknown;
+  output?: unknown;
+  isError?: boolean;
+  durationMs?: number;
+}
+
+export interface DiffTurn {
+  index: number;
+  message: string;
+  reply: string;
+  toolCalls: DiffToolCall[];
+  usage: TokenUsage;
+  durationMs?: number;
+  model?: string;
+  status: string;
+}
+
+export interface DiffRun {
+  sessionId: string;
+  from: number;
+  turns: DiffTurn[];
+  usage: TokenUsage;
+  durationMs: number;
+}
+
+/** `GET /v1/session/:id/diff/:otherId`. */
+export interface RunDiff {
+  ok: boolean;
+  before: DiffRun;
+  after: DiffRun;
+  turns: { position: number; before?: DiffTurn; after?: DiffTurn; messageChanged: boolean; replyChanged: boolean; toolCallsChanged: boolean }[];
+  delta: { inputTokens: number; outputTokens: number; durationMs: number };
+  identical: boolean;
 }
 
 export interface SessionsResponse {
@@ -212,6 +272,8 @@ export interface EvalRun {
   /** The server sends `runId`; normalised to `id`. */
   id: string;
   runId?: string;
+  /** The label it was started with. */
+  name?: string;
   status?: string;
   passed?: boolean;
   startedAt?: string;
@@ -231,7 +293,7 @@ export interface EvalComparison {
     after?: string;
     beforePassRate?: number;
     afterPassRate?: number;
-    change: "improved" | "regressed" | "changed" | "added" | "removed" | "unchanged" | string;
+    change: "improved" | "regressed" | "changed" | "added" | "removed" | "not_run" | "unchanged" | string;
     beforeSessionId?: string;
     afterSessionId?: string;
   }>;

@@ -291,6 +291,15 @@ describe("runEvals", () => {
       expect.objectContaining({ id: "judged/judge-on", after: "skipped", change: "added" }),
     ]);
     expect(comparison.summary).toMatchObject({ regressed: 1, removed: 2, added: 1 });
+    // With the project's cases known, a case the second run did not select is "not run", not "removed".
+    const known = compareRuns(stored, readStoredRun(agent.store, second.runId!)!, ["assertions/mixed", "assertions/soft-only", "judged/judge-on"]);
+    expect(known.cases.map((evalCase) => [evalCase.id, evalCase.change])).toEqual([
+      ["assertions/mixed", "not_run"],
+      ["assertions/soft-only", "regressed"],
+      ["flaky", "removed"],
+      ["judged/judge-on", "added"],
+    ]);
+    expect(known.summary).toMatchObject({ not_run: 1, removed: 1 });
   });
 
   it("refuses setups with nothing sound to run", async () => {

@@ -13,6 +13,8 @@ import type { CaseResult, EvalRunReport, RunOptionsRecord } from "./types.ts";
 
 export interface StartRunInput {
   agent: string;
+  /** A label for the stored run. */
+  name?: string;
   evals: LoadedEvals | undefined;
   filter: CaseFilter & { maxConcurrency?: number };
   target: EvalTarget;
@@ -40,7 +42,7 @@ export function startRun(input: StartRunInput): StartedRun {
     maxConcurrency: plan.settings.maxConcurrency,
     ...input.options,
   };
-  const recorder = input.store ? EvalRunRecorder.start(input.store, { agent: input.agent, options, cases: plan.cases }) : undefined;
+  const recorder = input.store ? EvalRunRecorder.start(input.store, { agent: input.agent, name: input.name, options, cases: plan.cases }) : undefined;
   const done = runEvals({
     agent: input.agent,
     plan,

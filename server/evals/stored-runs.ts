@@ -26,6 +26,7 @@ export type StoredRun = Omit<EvalRunReport, "cases"> & { cases: StoredCase[] };
 interface RunSummaryRecord {
   version: 1;
   agent: string;
+  name?: string;
   options: RunOptionsRecord;
   counts: RunCounts;
   passed: boolean;
@@ -42,9 +43,19 @@ export class EvalRunRecorder {
     private readonly summary: RunSummaryRecord,
   ) {}
 
-  static start(store: Store, input: { agent: string; options: RunOptionsRecord; cases: readonly LoadedEvalCase[] }): EvalRunRecorder {
+  static start(
+    store: Store,
+    input: { agent: string; name?: string; options: RunOptionsRecord; cases: readonly LoadedEvalCase[] },
+  ): EvalRunRecorder {
     const counts = countVerdicts(input.cases.map(() => ({ verdict: "pending" as const })));
-    const summary: RunSummaryRecord = { version: 1, agent: input.agent, options: input.options, counts, passed: false };
+    const summary: RunSummaryRecord = {
+      version: 1,
+      agent: input.agent,
+      ...(input.name ? { name: input.name } : {}),
+      options: input.options,
+      counts,
+      passed: false,
+    };
     const row = store.evalRuns.create({ summary: toJson(summary) });
     for (const evalCase of input.cases) {
       const pending: PendingCase = { id: evalCase.id, file: evalCase.file, description: evalCase.description, tags: evalCase.tags, verdict: "pending" };
@@ -80,6 +91,7 @@ function runHeader(row: EvalRunRow): Omit<StoredRun, "cases"> {
     version: 1,
     runId: row.id,
     agent: summary.agent ?? "",
+    ...(summary.name ? { name: summary.name } : {}),
     status: row.status,
     passed: row.status === "completed" && runPassed(counts),
     startedAt: row.startedAt,

@@ -70,6 +70,8 @@ export interface EvalRunReport {
   version: 1;
   runId?: string;
   agent: string;
+  /** A label given when the run was started ("after the prompt fix"). */
+  name?: string;
   status: "running" | "completed" | "failed" | "cancelled";
   /** Every non-skipped case passed. */
   passed: boolean;

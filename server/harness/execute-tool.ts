@@ -12,6 +12,8 @@ export interface ToolOutcome {
   durationMs: number;
   /** The call was left running (it ignored its stop, or outlived its time limit). */
   stillRunning?: true;
+  /** A fork's tool stub answered: the tool did not run. */
+  stubbed?: true;
 }
 
 export interface ContentEnvelope {

@@ -240,7 +240,8 @@ async function runOneCall(call: ToolAction, tool: LoadedTool | undefined, reques
   }
   const known = request.ledger?.begin(call, tool);
   if (known) return known;
-  const outcome = await executeTool(tool, call.input, ctx);
+  const executed = await executeTool(tool, call.input, ctx);
+  const outcome = tool.stubbed ? { ...executed, stubbed: true } : executed;
   request.ledger?.end(call, outcome);
   return outcome;
 }

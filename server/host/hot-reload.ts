@@ -1,20 +1,26 @@
-import { type FSWatcher, watch } from "node:fs";
+import { existsSync, type FSWatcher, watch } from "node:fs";
+import path from "node:path";
 import { agentErrors } from "../discover/diagnostics.ts";
 import { loadAgent } from "../load/load-agent.ts";
 import type { OpenedAgent } from "./open-agent.ts";
 
 /**
- * `bdk dev`: reloads the agent when a file under `bot/` changes. Running
- * turns finish on the version they started with (they hold their agent);
- * new turns get the new one. A broken edit keeps the last good version and
- * logs what is wrong.
+ * `bdk dev`: reloads the agent when a file under `bot/` or `evals/` changes.
+ * Running turns finish on the version they started with (they hold their
+ * agent); new turns get the new one. An edit of `evals/` alone keeps the bot
+ * version and swaps in the new eval cases, so the Evals tab lists and runs
+ * what is on disk. A broken edit keeps the last good version and logs what
+ * is wrong. `opened.reload` runs a reload now (after "Save as eval case").
  */
 export function watchForChanges(opened: OpenedAgent, debounceMs = 100): () => void {
   let timer: NodeJS.Timeout | undefined;
   let reloading: Promise<void> = Promise.resolve();
+  const rootDir = opened.agent.rootDir;
+  const evalsDir = path.join(rootDir, "evals");
+  let evalsWatcher: FSWatcher | undefined;
 
   const reload = async () => {
-    const loaded = await loadAgent(opened.agent.rootDir);
+    const loaded = await loadAgent(rootDir);
     const errors = agentErrors(loaded.diagnostics);
     if (!loaded.agent || errors.length > 0) {
       opened.logger.error("Reload failed; still running the previous version.", {
@@ -22,20 +28,42 @@ export function watchForChanges(opened: OpenedAgent, debounceMs = 100): () => vo
       });
       return;
     }
-    if (loaded.agent.version === opened.runtime.agent.version) return;
-    opened.runtime.replaceAgent(loaded.agent);
     opened.diagnostics = loaded.diagnostics;
+    if (loaded.agent.version === opened.runtime.agent.version) {
+      opened.runtime.replaceAgent({ ...opened.runtime.agent, evals: loaded.agent.evals });
+      return;
+    }
+    opened.runtime.replaceAgent(loaded.agent);
     opened.logger.info(`Reloaded ${loaded.agent.name} (version ${loaded.agent.version}).`);
   };
-
-  const watcher: FSWatcher = watch(opened.agent.botDir, { recursive: true }, () => {
+  const reloadNow = (): Promise<void> => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      reloading = reloading.then(reload).catch((error: Error) => opened.logger.error(`Reload crashed: ${error.message}`));
-    }, debounceMs);
-  });
+    reloading = reloading
+      .then(reload)
+      .catch((error: Error) => opened.logger.error(`Reload crashed: ${error.message}`))
+      .finally(watchEvals);
+    return reloading;
+  };
+  const changed = () => {
+    clearTimeout(timer);
+    timer = setTimeout(reloadNow, debounceMs);
+  };
+  // evals/ may appear while dev runs (the first saved case): watched from then on.
+  function watchEvals() {
+    if (!evalsWatcher && existsSync(evalsDir)) evalsWatcher = watch(evalsDir, { recursive: true }, changed);
+  }
+
+  const watchers: FSWatcher[] = [
+    watch(opened.agent.botDir, { recursive: true }, changed),
+    watch(rootDir, (_event, name) => {
+      if (name === "evals") changed();
+    }),
+  ];
+  watchEvals();
+  opened.reload = reloadNow;
   return () => {
     clearTimeout(timer);
-    watcher.close();
+    for (const watcher of [...watchers, evalsWatcher]) watcher?.close();
+    opened.reload = undefined;
   };
 }

@@ -56,6 +56,8 @@ export interface OpenedAgent {
   devOAuth?: DevOAuth;
   /** Replaced on a hot reload. */
   diagnostics: Diagnostic[];
+  /** `--dev` only (set by the watcher): reload `bot/` and `evals/` now; resolves once the new version is in. */
+  reload?: () => Promise<void>;
   /** The model turns would use now, or why none can (for `info`). */
   effectiveModel(): { effective: string | null; unavailable?: string };
   close(): Promise<void>;

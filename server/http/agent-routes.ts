@@ -41,7 +41,7 @@ const approvalBody = z.object({ approved: z.boolean(), reason: z.string().max(20
 
 const toolCallBody = z.object({ input: z.unknown().optional(), sessionId: z.string().optional() });
 
-function sessionJson(session: SessionRow) {
+export function sessionJson(session: SessionRow) {
   return {
     id: session.id,
     title: session.title,
@@ -53,7 +53,13 @@ function sessionJson(session: SessionRow) {
     updatedAt: session.updatedAt,
     lastIndex: session.lastIndex,
     usage: session.usage,
+    ...(session.fork ? { parentId: session.fork.parentId, forkedAt: session.fork.forkedAt } : {}),
   };
+}
+
+/** One session as `GET /session/:id` answers it: a fork also says what it overrides (lists leave that out: it can be a whole prompt). */
+function sessionDetailJson(session: SessionRow) {
+  return { ...sessionJson(session), ...(session.fork ? { overrides: session.fork.overrides } : {}) };
 }
 
 function indexParam(url: URL, name: string): number {
@@ -74,7 +80,7 @@ export function visibleOwner(req: AgentRequest): Principal | undefined {
  * principal's sessions (`--dev` on loopback, anonymous), the session's owner,
  * so a session the list shows (a schedule's, a Slack thread's) also opens.
  */
-function sessionPrincipal({ seesAll, principal, opened, params }: AgentRequest): Principal {
+export function sessionPrincipal({ seesAll, principal, opened, params }: AgentRequest): Principal {
   if (!seesAll) return principal;
   return opened.store.sessions.get(params.id)?.principal ?? principal;
 }
@@ -134,7 +140,7 @@ export const sessionRoutes = {
   },
 
   async getSession(req) {
-    return json({ ok: true, session: sessionJson(req.opened.runtime.getSession(req.params.id, sessionPrincipal(req))) });
+    return json({ ok: true, session: sessionDetailJson(req.opened.runtime.getSession(req.params.id, sessionPrincipal(req))) });
   },
 
   async deleteSession(req) {

@@ -3,11 +3,15 @@
  * playground's Connect for OAuth MCP connections. They exist only under
  * `--dev` (404 otherwise), where nothing fires on its own.
  */
+import { z } from "zod";
+import { evalCaseSource } from "../evals/case-from-session.ts";
+import { evalCaseName, writeEvalCase } from "../evals/save-eval-case.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { devCallbackPath, type DevOAuth } from "../mcp/dev-oauth.ts";
 import { authorizationPage } from "../mcp/oauth-callback.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
-import type { AgentRouteHandler } from "./agent-routes.ts";
+import { type AgentRouteHandler, sessionPrincipal } from "./agent-routes.ts";
+import { readJsonBody } from "./body.ts";
 import { json } from "./respond.ts";
 
 const NOT_DEV = "Dev routes exist only under --dev (bdk dev, or bdk serve --dev).";
@@ -31,13 +35,20 @@ function requireDevOAuth(opened: OpenedAgent): DevOAuth {
  * an `Origin` whose host is not the one it talks to).
  */
 function browserOrigin(request: Request): string {
+  refuseCrossSite(request, "Connect can only be started from this server's own playground.");
   const url = new URL(request.url);
   const host = request.headers.get("host");
   const origin = request.headers.get("origin");
-  const crossSite = request.headers.get("sec-fetch-site") === "cross-site" || (origin !== null && hostOf(origin) !== host);
-  if (crossSite) throw new BdkError("forbidden", "Connect can only be started from this server's own playground.");
   if (origin) return origin;
   return host ? `${url.protocol}//${host}` : url.origin;
+}
+
+/** Another site's page in the developer's browser may not use the dev routes that act (start flows, write files). */
+function refuseCrossSite(request: Request, message: string): void {
+  const host = request.headers.get("host");
+  const origin = request.headers.get("origin");
+  const crossSite = request.headers.get("sec-fetch-site") === "cross-site" || (origin !== null && hostOf(origin) !== host);
+  if (crossSite) throw new BdkError("forbidden", message);
 }
 
 function hostOf(origin: string): string | undefined {
@@ -66,6 +77,10 @@ async function firing<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+const saveEvalCaseBody = z
+  .object({ sessionId: z.string().min(1), name: z.string().min(1).max(200), overwrite: z.boolean().optional() })
+  .strict();
+
 export const devRoutes = {
   async devListSchedules({ opened }) {
     return json({ ok: true, schedules: requireDev(opened).listSchedules() });
@@ -83,6 +98,30 @@ export const devRoutes = {
   async devFireReminder({ params, opened }) {
     const automation = requireDev(opened);
     return json(await firing(`Reminder ${params.id}`, () => automation.dispatchReminder(params.id)));
+  },
+
+  /**
+   * Save as eval case: the session's messages and observed tool calls as
+   * `evals/<name>.eval.ts`, then a reload, so the Evals tab lists and runs it
+   * at once. An existing file is replaced only with `overwrite: true` (409).
+   */
+  async devSaveEvalCase(req) {
+    const { request, opened } = req;
+    requireDev(opened);
+    refuseCrossSite(request, "Eval cases can only be saved from this server's own playground.");
+    const body = await readJsonBody(request, saveEvalCaseBody);
+    const session = opened.runtime.getSession(body.sessionId, sessionPrincipal({ ...req, params: { id: body.sessionId } }));
+    let text: string;
+    try {
+      text = evalCaseSource({ sessionId: session.id, title: session.title, events: opened.runtime.events(session.id, session.principal), savedAt: new Date() });
+    } catch (error) {
+      throw new BdkError("invalid_request", messageOf(error));
+    }
+    const file = writeEvalCase(opened.agent.rootDir, body.name, text, { overwrite: body.overwrite });
+    await opened.reload?.();
+    const caseId = evalCaseName(body.name);
+    const cases = (opened.runtime.agent.evals?.cases ?? []).filter((evalCase) => evalCase.id === caseId || evalCase.id.startsWith(`${caseId}/`));
+    return json({ ok: true, file, caseIds: cases.map((evalCase) => evalCase.id), source: text }, 201);
   },
 
   /** Connect: starts the OAuth flow with this server's callback route as the redirect target. */

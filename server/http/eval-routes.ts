@@ -11,6 +11,7 @@ import { limitParam } from "./query.ts";
 import { json } from "./respond.ts";
 
 const startRunBody = z.object({
+  name: z.string().trim().min(1).max(120).optional(),
   ids: z.array(z.string().min(1)).optional(),
   tags: z.array(z.string().min(1)).optional(),
   maxConcurrency: z.number().int().min(1).max(256).optional(),
@@ -68,6 +69,7 @@ export const evalRoutes = {
     try {
       started = startRun({
         agent: opened.runtime.agent.name,
+        name: body.name,
         evals: opened.runtime.agent.evals,
         filter: { ids: body.ids, tags: body.tags, maxConcurrency: body.maxConcurrency },
         target: localTarget(opened, principal),
@@ -86,7 +88,7 @@ export const evalRoutes = {
         // The store closed under the run (the server is stopping): nothing left to record it in.
       }
     });
-    return json({ ok: true, runId: started.runId, cases: started.plan.cases.map((evalCase) => evalCase.id) }, 202);
+    return json({ ok: true, runId: started.runId, ...(body.name ? { name: body.name } : {}), cases: started.plan.cases.map((evalCase) => evalCase.id) }, 202);
   },
 
   async listEvalRuns({ request, opened }) {
@@ -100,7 +102,8 @@ export const evalRoutes = {
   },
 
   async compareEvalRuns(req) {
-    return json({ ok: true, ...compareRuns(requireRun(req, req.params.id), requireRun(req, req.params.otherId)) });
+    const current = (req.opened.runtime.agent.evals?.cases ?? []).map((evalCase) => evalCase.id);
+    return json({ ok: true, ...compareRuns(requireRun(req, req.params.id), requireRun(req, req.params.otherId), current) });
   },
 
   /** Starts or continues an eval session (purpose "eval", dry run unless `dryRun: false`): what `bdk eval --url` sends through. */

@@ -2,6 +2,7 @@ import { type AgentRouteHandler, sessionRoutes } from "./agent-routes.ts";
 import { artifactRoutes } from "./artifact-routes.ts";
 import { devRoutes } from "./dev-routes.ts";
 import { evalRoutes } from "./eval-routes.ts";
+import { forkRoutes } from "./fork-routes.ts";
 import { memoryRoutes } from "./memory-routes.ts";
 import { mcpRoutes } from "./mcp-routes.ts";
 
@@ -11,6 +12,7 @@ import { mcpRoutes } from "./mcp-routes.ts";
  */
 export const agentRoutes = {
   ...sessionRoutes,
+  ...forkRoutes,
   ...evalRoutes,
   ...devRoutes,
   ...mcpRoutes,

@@ -37,6 +37,8 @@ export interface LoadedTool {
   dryRunResult?: (input: unknown) => unknown;
   /** The call's time limit in ms (default `DEFAULT_TOOL_TIMEOUT_MS`); `Infinity` for none. */
   timeoutMs?: number;
+  /** A fork's stand-in: `execute` answers the given result (its calls' `action.result` says `stubbed`). */
+  stubbed?: true;
 }
 
 export interface LoadedSkill {

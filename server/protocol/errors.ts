@@ -12,6 +12,7 @@ export type ErrorCode =
   | "task_session"
   | "not_ready"
   | "already_resolved"
+  | "already_exists"
   | "payload_too_large"
   | "method_not_allowed"
   | "request_timeout"
@@ -28,6 +29,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   task_session: 409,
   not_ready: 409,
   already_resolved: 409,
+  already_exists: 409,
   payload_too_large: 413,
   method_not_allowed: 405,
   request_timeout: 408,

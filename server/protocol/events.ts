@@ -43,7 +43,8 @@ export interface ToolAction {
 
 /** Payload of every event type, keyed by the type. */
 export interface EventDataByType {
-  "session.started": { mode: SessionMode; channel: string; title?: string; principal: Principal };
+  /** `parentId` and `forkedAt` on a fork: the session it was cut from, and the source's index of the cut. */
+  "session.started": { mode: SessionMode; channel: string; title?: string; principal: Principal; parentId?: string; forkedAt?: number };
   "message.received": { message: string; workspaceFiles?: string[] };
   "turn.queued": { position: number };
   "turn.started": { model: string; botVersion?: string };
@@ -74,6 +75,8 @@ export interface EventDataByType {
     durationMs: number;
     /** The tool ignored its stop or outlived its time limit: it was left running and its result will be discarded. */
     stillRunning?: true;
+    /** In a fork: the result is the fork's tool stub (`overrides.toolResults`); the tool did not run. */
+    stubbed?: true;
   };
   /**
    * A tool call that started and was never seen to end (the server stopped

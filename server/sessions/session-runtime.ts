@@ -7,22 +7,24 @@ import { JOURNAL_FOLDER, MemoryJournal } from "../memory/journal.ts";
 import { createHostServices } from "../host/services.ts";
 import type { Logger } from "../host/logger.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
-import type { McpConnections } from "../mcp/connections.ts";
+import { McpConnections } from "../mcp/connections.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId } from "../protocol/ids.ts";
 import type { Store } from "../store/index.ts";
-import type { ApprovalRow, SessionRow, ToolCallRow } from "../store/types.ts";
+import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
 import { ApprovalDesk } from "./approval-desk.ts";
 import { SessionEventLog } from "./event-log.ts";
 import { dispatchToHooks } from "./hook-runner.ts";
 import { type Answered, IdempotentAnswers } from "./idempotent-answers.ts";
 import { LiveSessions } from "./live-sessions.ts";
+import { cutForFork } from "./fork-cut.ts";
 import { recoverTurns } from "./recovery.ts";
+import { checkToolStubs, modelConfigFor } from "./run-overrides.ts";
 import { type Admission, TurnChain } from "./turn-chain.ts";
 import { TurnExecutor } from "./turn-executor.ts";
 import type { TurnEnd } from "./turn-runner.ts";
-import { authoredTools, type SubagentEventSink, toolContextFor, type TurnServices } from "./turn-setup.ts";
+import { authoredTools, type SubagentEventSink, staticToolNames, toolContextFor, type TurnServices } from "./turn-setup.ts";
 import { TurnSlots } from "./turn-slots.ts";
 import { DIRECT_CALLS_WORKSPACE, SessionWorkspaces } from "./workspaces.ts";
 
@@ -69,6 +71,19 @@ export interface FollowUpInput {
   /** Rotate the token after this message (HTTP follow-ups); a session started by another channel keeps its own. */
   rotateToken?: boolean;
   workspaceFiles?: Record<string, string>;
+}
+
+export interface ForkInput {
+  /** Who asks: must be allowed to read the source (its owner, or dev acting as the owner). */
+  principal: Principal;
+  /** Who holds the fork. */
+  owner: Principal;
+  /** The source's `message.received` index to cut at: the fork inherits the events before it. */
+  beforeIndex: number;
+  /** Edit and resend: this message instead of the one at the cut. */
+  message?: string;
+  overrides?: RunOverrides;
+  title?: string;
 }
 
 export interface TurnHandle {
@@ -222,6 +237,56 @@ export class SessionRuntime {
       live.history = [];
       this.log.append(id, [{ type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } }]);
       return this.chain.admit(id, input.message, input.workspaceFiles);
+    });
+    return { sessionId: id, continuationToken: token, turnId: turn.turnId, done: turn.done };
+  }
+
+  /**
+   * A new session whose history is the source's up to one of its user
+   * messages, answering that message again (or an edited one) with the
+   * overrides. Stored, listed and streamed like any session; durable when
+   * this returns. The inherited events are copied, not replayed: hooks and
+   * channel observers never see them a second time.
+   */
+  fork(sourceId: string, input: ForkInput): TurnHandle {
+    const source = this.requireSession(sourceId, input.principal);
+    const overrides = input.overrides ?? {};
+    if (overrides.toolResults && !McpConnections.offersTools(this.agent)) checkToolStubs(overrides, staticToolNames(this.agent));
+    // An unknown or unconfigured model answers now (model_unavailable), not as a failed turn later.
+    if (overrides.model !== undefined || overrides.params !== undefined) {
+      this.options.resolveModels(modelConfigFor(this.agent.config, overrides), this.agent.name);
+    }
+    const channel = "http";
+    const events = this.store.events.list(sourceId, { fromIndex: 0 }) as AnyBdkEvent[];
+    const cut = cutForFork(sourceId, events, input.beforeIndex, { owner: input.owner, channel });
+    const message = input.message ?? cut.message;
+    const id = newSessionId();
+    const token = newContinuationToken();
+    const at = this.now().toISOString();
+    const turn = this.store.transaction(() => {
+      const created = this.store.sessions.create({
+        id,
+        agent: this.agent.name,
+        title: input.title ?? `Fork of ${source.title ?? sourceId}`,
+        mode: source.mode,
+        status: "idle",
+        channel,
+        principal: input.owner,
+        continuationToken: token,
+        purpose: source.purpose,
+        // A fork of a dry run stays one: forking must not turn rehearsed writes into real ones.
+        dryRun: source.dryRun,
+        botVersion: this.agent.version,
+        fork: { parentId: sourceId, forkedAt: input.beforeIndex, overrides },
+        createdAt: at,
+        updatedAt: at,
+      });
+      this.store.events.append(id, cut.inherited);
+      const live = this.lives.open(id);
+      live.session = created;
+      // History is rebuilt from the inherited events when the turn starts.
+      live.history = undefined;
+      return this.chain.admit(id, message, undefined);
     });
     return { sessionId: id, continuationToken: token, turnId: turn.turnId, done: turn.done };
   }

@@ -21,6 +21,7 @@ import type { ApprovalDesk } from "./approval-desk.ts";
 import { turnLedger } from "./call-ledger.ts";
 import type { SessionEventLog } from "./event-log.ts";
 import type { LiveSessions } from "./live-sessions.ts";
+import { modelConfigFor, withToolStubs } from "./run-overrides.ts";
 import { resultCommitter, toolContextFor, toolsForTurn, type TurnServices } from "./turn-setup.ts";
 import { executeTurn, STOPPED, type TurnEnd } from "./turn-runner.ts";
 import type { TurnSlots } from "./turn-slots.ts";
@@ -112,6 +113,8 @@ export class TurnExecutor {
     });
     const scope = { session, workspaceDir: workspaces.dirOf(sessionId), turnId };
     const gate = this.options.approvals.gateFor(sessionId, turnId, controller.signal);
+    // A fork's overrides; every other session runs the agent as loaded.
+    const overrides = session.fork?.overrides;
     try {
       const connectionTools = await this.connectionTools(agent, controller.signal);
       const end = await executeTurn({
@@ -121,11 +124,11 @@ export class TurnExecutor {
         gate,
         ledger: turnLedger(store, log, sessionId, turnId),
         commit: resultCommitter(agent, toolContextFor(services, agent, scope, undefined, controller.signal)),
-        system: withSection(buildSystemPrompt(agent, scope.workspaceDir), recallSection(store, agent, session)),
+        system: overrides?.instructions ?? withSection(buildSystemPrompt(agent, scope.workspaceDir), recallSection(store, agent, session)),
         history: history ?? [],
-        tools: toolsForTurn(services, agent, emit, gate, connectionTools),
+        tools: withToolStubs(toolsForTurn(services, agent, emit, gate, connectionTools), overrides),
         botVersion: agent.version,
-        resolveModels: () => services.resolveModels(agent.config, agent.name),
+        resolveModels: () => services.resolveModels(modelConfigFor(agent.config, overrides), agent.name),
         isModelUnavailable: services.isModelUnavailable,
         toolContext: (toolCallId, signal) => toolContextFor(services, agent, scope, toolCallId, signal),
         emit,

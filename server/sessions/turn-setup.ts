@@ -165,6 +165,14 @@ function staticTools(agent: ResolvedAgent): LoadedTool[] {
   return tools;
 }
 
+/** Names of the tools every turn offers without opening MCP clients (what a tool stub may name). */
+export function staticToolNames(agent: ResolvedAgent): string[] {
+  const names = staticTools(agent).map((tool) => tool.name);
+  if (agent.artifacts?.agentTool) names.push("tag_artifact");
+  if (agent.subagents.length > 0 && allowed(agent, "task")) names.push("task");
+  return [...new Set(names)];
+}
+
 function allowed(agent: ResolvedAgent, builtin: string): boolean {
   return agent.config.tools === undefined || agent.config.tools.includes(builtin);
 }

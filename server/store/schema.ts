@@ -32,6 +32,12 @@ export const sessions = sqliteTable(
     usage: text("usage", { mode: "json" }).notNull(),
     /** A working directory the channel chose for this session (a PR worktree); null: the agent's default. */
     workspaceDir: text("workspace_dir"),
+    /** A fork's source session (kept as text, not a foreign key: deleting the source leaves its forks). */
+    parentId: text("parent_id"),
+    /** The source's event index the fork was cut at: its history is the source's events before it. */
+    forkedAt: integer("forked_at"),
+    /** What a fork runs differently (model, params, instructions, tool stubs); null: the agent as loaded. */
+    overrides: text("overrides", { mode: "json" }),
   },
   (t) => [
     uniqueIndex("sessions_channel_token").on(t.channel, t.continuationToken),

@@ -8,7 +8,7 @@ import { preparedInsert, preparedUpdates } from "./prepared.ts";
 import { sessions } from "./schema.ts";
 import { sqliteErrorCode } from "./sqlite-error.ts";
 import { isFileSafeId, removeTrace } from "./trace.ts";
-import type { SessionRow, SessionStatus } from "./types.ts";
+import type { RunOverrides, SessionFork, SessionRow, SessionStatus } from "./types.ts";
 
 export interface SessionCreate {
   id?: string;
@@ -24,6 +24,7 @@ export interface SessionCreate {
   dryRun?: boolean;
   botVersion?: string | null;
   workspaceDir?: string | null;
+  fork?: SessionFork | null;
   /** Defaults to the store clock. */
   createdAt?: string;
   updatedAt?: string;
@@ -89,6 +90,10 @@ function toRow(r: Stored): SessionRow {
     lastIndex: r.lastIndex,
     usage: r.usage as TokenUsage,
     workspaceDir: r.workspaceDir,
+    fork:
+      r.parentId !== null && r.forkedAt !== null
+        ? { parentId: r.parentId, forkedAt: r.forkedAt, overrides: (r.overrides ?? {}) as RunOverrides }
+        : null,
   };
 }
 
@@ -113,6 +118,9 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
     "updatedAt",
     "usage",
     "workspaceDir",
+    "parentId",
+    "forkedAt",
+    "overrides",
   ]);
   const updateRow = preparedUpdates<Stored>(db, sessions, sessions.id);
   // Every session route reads its session first: prepared once.
@@ -147,6 +155,9 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
             updatedAt: input.updatedAt ?? input.createdAt ?? now,
             usage: ZERO_USAGE,
             workspaceDir: input.workspaceDir ?? null,
+            parentId: input.fork?.parentId ?? null,
+            forkedAt: input.fork?.forkedAt ?? null,
+            overrides: input.fork?.overrides ?? null,
           });
         return toRow(row);
       } catch (error) {

@@ -37,6 +37,27 @@ export interface SessionRow {
   usage: TokenUsage;
   /** The channel's choice of working directory for this session; null: the agent's default. */
   workspaceDir: string | null;
+  /** Set on a fork: the session it was cut from and where. */
+  fork: SessionFork | null;
+}
+
+/** What a fork's turns run differently from the agent as loaded (all optional). */
+export interface RunOverrides {
+  /** A model id (`scripted`, `openai/gpt-5`): replaces the agent's model and its fallbacks. */
+  model?: string;
+  /** Model params (`[{ id: "effort", value: "high" }]`), on the override's model or the agent's. */
+  params?: { id: string; value: string }[];
+  /** The system prompt, verbatim, instead of the one composed from the agent's sources. */
+  instructions?: string;
+  /** Tool name → the result a call of it gets instead of running the tool. */
+  toolResults?: Record<string, { output: unknown; isError?: boolean }>;
+}
+
+export interface SessionFork {
+  parentId: string;
+  /** The parent's event index the fork was cut at: the fork's events before it are the parent's. */
+  forkedAt: number;
+  overrides: RunOverrides;
 }
 
 export type TurnStatus = "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";

@@ -1,6 +1,6 @@
 import { createLogger } from "../../server/host/logger.ts";
 import type { ModelCandidate } from "../../server/harness/run-turn.ts";
-import type { ResolvedAgent } from "../../server/load/types.ts";
+import type { AgentConfig, ResolvedAgent } from "../../server/load/types.ts";
 import { createScriptedModel } from "../../server/models/index.ts";
 import { SessionRuntime } from "../../server/sessions/session-runtime.ts";
 import { openStore, type Store } from "../../server/store/index.ts";
@@ -21,6 +21,8 @@ export function startTestRuntime(options: {
   stepDelayMs?: number;
   models?: ModelCandidate[];
   idleSessionsCached?: number;
+  /** Sees the model settings every turn resolves (a fork's model override, for instance). */
+  onResolve?: (config: Pick<AgentConfig, "model" | "modelFallbacks">) => void;
 }): TestRuntime {
   const store = openStore(options.stateRoot);
   const runtime = new SessionRuntime({
@@ -28,8 +30,10 @@ export function startTestRuntime(options: {
     store,
     stateRoot: options.stateRoot,
     logger: createLogger(store),
-    resolveModels: (_config, agentName) =>
-      options.models ?? [{ id: "scripted", model: createScriptedModel({ agentName, stepDelayMs: options.stepDelayMs }) }],
+    resolveModels: (config, agentName) => {
+      options.onResolve?.(config);
+      return options.models ?? [{ id: "scripted", model: createScriptedModel({ agentName, stepDelayMs: options.stepDelayMs }) }];
+    },
     isModelUnavailable: () => false,
     idleSessionsCached: options.idleSessionsCached,
   });

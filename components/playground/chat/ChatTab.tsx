@@ -4,9 +4,9 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { AgentInfo } from "../../api/types.ts";
 import { ErrorNotice } from "../../ui/ErrorNotice.tsx";
 import { useApi } from "../api-context.tsx";
+import { useIterate } from "../iterate/useIterate.tsx";
 import { useNavigation } from "../navigation.tsx";
 import type { FeedSnapshot } from "../session/session-feed.ts";
-import { readContinuationToken } from "../session/storage.ts";
 import { ChatWelcome } from "./ChatWelcome.tsx";
 import { Composer } from "./Composer.tsx";
 import { interleave } from "./notes.ts";
@@ -63,16 +63,13 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
   const title = transcript.title ?? sessionInfo.data?.session?.title ?? (firstMessage?.kind === "user" ? firstMessage.text.slice(0, 120) : undefined);
 
   const showPending = pending && pending.sessionKey === (sessionId ?? "");
-  const hasToken = !sessionId || !!readContinuationToken(api.base, sessionId);
-  const hint = transcript.closed
-    ? "This task session has ended; start a new chat to continue."
-    : !hasToken
-      ? "Read-only here: this session was started elsewhere. Slash commands still work."
-      : undefined;
+  const iterate = useIterate({ sessionId, items: transcript.items, title, parentId: sessionInfo.data?.session?.parentId });
+  const hint = transcript.closed ? "This task session has ended; start a new chat to continue." : undefined;
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} /> : null}
+      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} actions={iterate.barActions} /> : null}
+      {iterate.dialogs}
       <div
         ref={scroller}
         className="min-h-0 flex-1 overflow-y-auto scrollbar-thin"
@@ -87,7 +84,7 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
           {interleave(transcript.items, sessionNotes).map((entry) => {
             if ("note" in entry) return <NoteView key={`note-${entry.note.id}`} note={entry.note} onOpenSession={(id) => nav.openSession(id)} />;
             const item = entry.item;
-            if (item.kind === "user") return <UserMessage key={item.key} text={item.text} files={item.files} />;
+            if (item.kind === "user") return <UserMessage key={item.key} text={item.text} files={item.files} actions={iterate.messageActions(item)} />;
             if (item.kind === "turn") return <TurnView key={item.key} turn={item} sessionId={sessionId ?? ""} />;
             return (
               <p key={item.key} className={item.tone === "error" ? "text-center text-xs text-red-600 dark:text-red-400" : "text-center text-xs text-zinc-500"}>

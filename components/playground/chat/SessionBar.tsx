@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Button } from "../../ui/Button.tsx";
 import { PlusIcon } from "../../ui/icons.tsx";
 import { shortId } from "../../ui/format.ts";
@@ -14,7 +15,20 @@ const feedLabel: Record<FeedStatus, { text: string; dot: string }> = {
 };
 
 /** Which session the chat shows, the stream state, and jumps to its trace and raw events. */
-export function SessionBar({ sessionId, title, channel, status }: { sessionId: string; title?: string; channel?: string; status: FeedStatus | undefined }) {
+export function SessionBar({
+  sessionId,
+  title,
+  channel,
+  status,
+  actions,
+}: {
+  sessionId: string;
+  title?: string;
+  channel?: string;
+  status: FeedStatus | undefined;
+  /** More buttons before Trace (compare with the parent, save as eval). */
+  actions?: ReactNode;
+}) {
   const nav = useNavigation();
   const label = feedLabel[status ?? "loading"];
   return (
@@ -34,6 +48,7 @@ export function SessionBar({ sessionId, title, channel, status }: { sessionId: s
         </p>
       </div>
       <div className="flex shrink-0 items-center gap-1">
+        {actions}
         <Button size="sm" variant="ghost" onClick={() => nav.openSession(sessionId, "trace")}>
           Trace
         </Button>

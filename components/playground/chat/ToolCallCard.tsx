@@ -115,6 +115,11 @@ function ToolStatus({ part }: { part: ToolPart }) {
     case "done":
       return (
         <span className="flex shrink-0 items-center gap-1.5">
+          {part.stubbed ? (
+            <Badge tone="sky" title="The fork's stub answered; the tool did not run">
+              stubbed
+            </Badge>
+          ) : null}
           <Badge tone="green">ok</Badge>
           <Duration ms={part.durationMs} />
         </span>

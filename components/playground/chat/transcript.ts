@@ -16,6 +16,8 @@ export interface ToolPart {
   status: ToolStatus;
   output?: unknown;
   durationMs?: number;
+  /** A fork's tool stub answered; the tool did not run. */
+  stubbed?: boolean;
   approval?: { approvalId: string; resolved?: { approved: boolean; by?: string; reason?: string } };
   /** The call waits for its MCP connection to be authorized (`serve --dev`): Connect POSTs `authorizePath`. */
   authorization?: { connection: string; authorizePath: string };
@@ -198,6 +200,7 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
         const tool = toolFor(turn, event.data.toolCallId, event.data.name, undefined, event.index);
         tool.output = event.data.output;
         tool.durationMs = event.data.durationMs;
+        if (event.data.stubbed) tool.stubbed = true;
         tool.status = tool.status === "denied" ? "denied" : event.data.isError ? "error" : "done";
         break;
       }

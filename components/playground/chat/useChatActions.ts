@@ -79,18 +79,30 @@ export function useChatActions(commands: SlashCommand[], lastIndex: number) {
       nav.openSession(created.sessionId);
       return;
     }
-    const token = readContinuationToken(api.base, sessionId);
-    if (!token) {
-      addNote(sessionKey, lastIndex, {
-        tone: "error",
-        title: "This session was not started from this browser",
-        body: "Its continuation token is unknown here, so replies cannot be sent. Start a new chat instead.",
-      });
-      return;
-    }
     setPending({ text, sessionKey, afterIndex: lastIndex });
-    const reply = await api.followUp(sessionId, text, token);
+    let reply;
+    try {
+      reply = await api.followUp(sessionId, text, await tokenFor(sessionId, false));
+    } catch (err) {
+      // Another client (curl, a channel, another tab) moved the token on: ask for the current one once.
+      if (!isApiError(err, 409) || err.code !== "stale_token") throw err;
+      reply = await api.followUp(sessionId, text, await tokenFor(sessionId, true));
+    }
     writeContinuationToken(api.base, sessionId, reply.continuationToken);
+  }
+
+  /**
+   * The token this browser holds, or the owner's current one from
+   * `GET /session/:id/token` (a session started by curl, a channel, a schedule
+   * or an eval); a caller not allowed to continue it gets the server's 403.
+   */
+  async function tokenFor(id: string, refresh: boolean): Promise<string> {
+    const known = refresh ? null : readContinuationToken(api.base, id);
+    if (known) return known;
+    const { continuationToken } = await api.continuationToken(id);
+    if (!continuationToken) throw new Error("This session has no continuation token (it was deleted or has ended).");
+    writeContinuationToken(api.base, id, continuationToken);
+    return continuationToken;
   }
 
   /** Returns true when the draft was consumed (sent or handled). */

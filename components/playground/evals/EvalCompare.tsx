@@ -15,7 +15,18 @@ import { useEvalRun } from "./EvalRunDetail.tsx";
 import { compareLocally, verdictOf } from "./eval-results.ts";
 import { VerdictBadge } from "./VerdictBadge.tsx";
 
-const changeTone: Record<string, Tone> = { improved: "green", regressed: "red", changed: "amber", added: "sky", removed: "neutral", unchanged: "neutral" };
+const changeTone: Record<string, Tone> = {
+  improved: "green",
+  regressed: "red",
+  changed: "amber",
+  added: "sky",
+  removed: "neutral",
+  not_run: "neutral",
+  unchanged: "neutral",
+};
+
+/** `not_run`: the case exists but the newer run did not select it (not the same as a case deleted from the project). */
+const changeLabel = (change: string) => (change === "not_run" ? "not run" : change);
 
 /** Two runs side by side, case by case (the server's comparison, or the same computed here). */
 export function EvalCompare({ before, after }: { before: string; after: string }) {
@@ -66,7 +77,7 @@ export function EvalCompare({ before, after }: { before: string; after: string }
                 {row.after ? <VerdictBadge verdict={verdictOf(row.after)} /> : "—"} {traceButton(row.afterSessionId)}
               </td>
               <td className="px-4 py-2">
-                <Badge tone={changeTone[row.change] ?? "neutral"}>{row.change}</Badge>
+                <Badge tone={changeTone[row.change] ?? "neutral"}>{changeLabel(row.change)}</Badge>
               </td>
             </tr>
           ))}

@@ -34,6 +34,7 @@ export function EvalRunDetail({ runId }: { runId: string }) {
     <div className={`${cardClass} overflow-hidden`} data-testid="eval-run">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <StatusBadge status={runBadgeStatus(data)} />
+        {data.name ? <span className="text-sm font-medium">{data.name}</span> : null}
         <span className="font-mono text-sm" title={data.id}>
           {shortId(data.id)}
         </span>

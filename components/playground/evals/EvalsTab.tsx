@@ -11,7 +11,7 @@ import { Section } from "../../ui/Section.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { StatusBadge } from "../../ui/StatusBadge.tsx";
 import { PlayIcon } from "../../ui/icons.tsx";
-import { cardClass } from "../../ui/styles.ts";
+import { cardClass, inputClass } from "../../ui/styles.ts";
 import { cx } from "../../ui/cx.ts";
 import { relativeTime, shortId } from "../../ui/format.ts";
 import { useApi } from "../api-context.tsx";
@@ -26,14 +26,16 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
   const api = useApi();
   const nav = useNavigation();
   const queryClient = useQueryClient();
-  const evals = useQuery({ queryKey: ["evals", api.base], queryFn: ({ signal }) => api.evals(signal) });
+  // Coming back from the editor shows the eval files as they are now (`bdk dev` reloads evals/ on change).
+  const evals = useQuery({ queryKey: ["evals", api.base], queryFn: ({ signal }) => api.evals(signal), refetchOnWindowFocus: true });
   const runs = useEvalRuns(true);
   const [selected, setSelected] = useState<string[]>([]);
   const [tags, setTags] = useState<string[]>([]);
   const [compareWith, setCompareWith] = useState<string | null>(null);
+  const [runName, setRunName] = useState("");
 
   const start = useMutation({
-    mutationFn: (selection: { ids?: string[]; tags?: string[] }) => api.startEvalRun(selection),
+    mutationFn: (selection: { ids?: string[]; tags?: string[] }) => api.startEvalRun({ ...selection, ...(runName.trim() ? { name: runName.trim() } : {}) }),
     onSuccess: (response) => {
       void queryClient.invalidateQueries({ queryKey: ["eval-runs"] });
       const runId = response.runId ?? response.run?.id ?? response.id;
@@ -80,6 +82,14 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
           count={evals.isSuccess ? list.length : undefined}
           actions={
             <>
+              <input
+                className={`${inputClass} h-7 w-36 text-xs`}
+                placeholder="Run name (optional)"
+                aria-label="Run name"
+                value={runName}
+                maxLength={120}
+                onChange={(event) => setRunName(event.target.value)}
+              />
               <Button size="sm" variant="secondary" disabled={start.isPending || selected.length + tags.length === 0} onClick={() => start.mutate({ ids: selected.length ? selected : undefined, tags: tags.length ? tags : undefined })}>
                 <PlayIcon className="size-3.5" /> Run selected
               </Button>
@@ -142,6 +152,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
                 <li key={run.id} className={cx("flex items-center gap-2 px-3 py-2", run.id === activeRun && "bg-indigo-50 dark:bg-indigo-500/10")}>
                   <button type="button" className="flex min-w-0 flex-1 items-center gap-3 text-left" onClick={() => nav.openEvalRun(run.id)}>
                     <StatusBadge status={runBadgeStatus(run)} />
+                    {run.name ? <span className="truncate text-xs font-medium">{run.name}</span> : null}
                     <span className="truncate font-mono text-xs">{shortId(run.id)}</span>
                     <span className="text-xs text-zinc-500">{runSummaryText(run)}</span>
                     <span className="ml-auto hidden text-xs text-zinc-400 sm:inline">{relativeTime(run.startedAt)}</span>

@@ -28,6 +28,11 @@ export function SessionRow({ session, onOpen }: { session: SessionSummary; onOpe
           </span>
           {session.channel ? <span>· {session.channel}</span> : null}
           {session.mode ? <span>· {session.mode}</span> : null}
+          {session.parentId ? (
+            <span title={`Forked from ${session.parentId} at event ${session.forkedAt}`} data-testid="fork-of">
+              · fork of <span className="font-mono">{shortId(session.parentId)}</span>
+            </span>
+          ) : null}
           {principal ? <span className="hidden sm:inline">· {principal}</span> : null}
         </p>
       </div>

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import type { AnyBdkEvent } from "../../api/types.ts";
+import { buildTranscript } from "../chat/transcript.ts";
+import { type ForkDraft, forkRequest, observedCalls } from "./fork-form.ts";
+
+const draft = (over: Partial<ForkDraft> = {}): ForkDraft => ({
+  beforeIndex: 4,
+  original: "price of A1?",
+  message: "price of A1?",
+  model: "",
+  params: "",
+  instructions: "",
+  stubs: {},
+  ...over,
+});
+
+const event = (index: number, type: string, data: unknown, turnId?: string) =>
+  ({ index, type, data, sessionId: "ses_1", at: "2026-01-01T00:00:00.000Z", ...(turnId ? { turnId } : {}) }) as AnyBdkEvent;
+
+describe("forkRequest", () => {
+  it("sends only what changed: the cut alone re-runs the message as it was", () => {
+    expect(forkRequest(draft())).toEqual({ ok: true, request: { beforeIndex: 4 } });
+  });
+
+  it("sends the edited message, the model, params, instructions and enabled stubs", () => {
+    const result = forkRequest(
+      draft({
+        message: "price of B2?",
+        model: " scripted ",
+        params: "effort=high\n\n temperature = 0.2",
+        instructions: "Be terse.",
+        stubs: { price: { enabled: true, output: '{"price":7}', isError: false }, stock: { enabled: false, output: "1", isError: false } },
+      }),
+    );
+    expect(result).toEqual({
+      ok: true,
+      request: {
+        beforeIndex: 4,
+        message: "price of B2?",
+        overrides: {
+          model: "scripted",
+          params: [{ id: "effort", value: "high" }, { id: "temperature", value: "0.2" }],
+          instructions: "Be terse.",
+          toolResults: { price: { output: { price: 7 } } },
+        },
+      },
+    });
+  });
+
+  it("names the field that is wrong", () => {
+    expect(forkRequest(draft({ params: "effort" }))).toEqual({ ok: false, problem: "Params line 1: write id=value (e.g. effort=high)." });
+    expect(forkRequest(draft({ stubs: { price: { enabled: true, output: "{", isError: false } } }))).toEqual({
+      ok: false,
+      problem: "The stubbed result of price is not valid JSON.",
+    });
+    expect(forkRequest(draft({ message: "  " }))).toEqual({ ok: false, problem: "The message is empty." });
+  });
+});
+
+describe("observedCalls", () => {
+  it("lists the tools the turn answering the message called, with their results, and stops at the next message", () => {
+    const transcript = buildTranscript([
+      event(0, "session.started", { mode: "chat", channel: "http", principal: { type: "user", id: "local" } }),
+      event(1, "message.received", { message: "price of A1?" }, "t1"),
+      event(2, "turn.started", { model: "scripted" }, "t1"),
+      event(3, "actions.requested", { actions: [{ toolCallId: "c1", name: "price", input: { sku: "A1" } }] }, "t1"),
+      event(4, "action.result", { toolCallId: "c1", name: "price", output: { price: 42 }, isError: false, durationMs: 1 }, "t1"),
+      event(5, "turn.completed", { result: "42", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 }, durationMs: 3 }, "t1"),
+      event(6, "message.received", { message: "stock?" }, "t2"),
+      event(7, "actions.requested", { actions: [{ toolCallId: "c2", name: "stock", input: {} }] }, "t2"),
+    ]);
+    expect(observedCalls(transcript.items, 1)).toEqual({ price: { enabled: false, output: '{\n  "price": 42\n}', isError: false } });
+    expect(Object.keys(observedCalls(transcript.items, 6))).toEqual(["stock"]);
+  });
+});

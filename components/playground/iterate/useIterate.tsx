@@ -1,0 +1,57 @@
+"use client";
+import { type ReactNode, useState } from "react";
+import { Button } from "../../ui/Button.tsx";
+import type { TranscriptItem, UserItem } from "../chat/transcript.ts";
+import { ForkDialog, type ForkTarget } from "./ForkDialog.tsx";
+import { observedCalls } from "./fork-form.ts";
+import { RunDiffView } from "./RunDiffView.tsx";
+import { SaveEvalDialog } from "./SaveEvalDialog.tsx";
+
+/**
+ * The iteration loop's hooks into the Chat tab: Fork / Edit under each user
+ * message, Compare with the parent and Save as eval case in the session bar,
+ * and the dialogs they open.
+ */
+export function useIterate(options: { sessionId: string | null; items: readonly TranscriptItem[]; title?: string; parentId?: string }) {
+  const { sessionId, items, title, parentId } = options;
+  const [fork, setFork] = useState<ForkTarget | null>(null);
+  const [comparing, setComparing] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  const open = (item: UserItem, mode: ForkTarget["mode"]) =>
+    sessionId && setFork({ sessionId, beforeIndex: item.firstIndex, message: item.text, mode, stubs: observedCalls(items, item.firstIndex) });
+
+  const messageActions = (item: UserItem): ReactNode =>
+    sessionId ? (
+      <>
+        <Button size="sm" variant="ghost" className="h-6 px-1.5" onClick={() => open(item, "edit")} title="Send an edited message on a fork of this session">
+          Edit and resend
+        </Button>
+        <Button size="sm" variant="ghost" className="h-6 px-1.5" onClick={() => open(item, "fork")} title="Re-run this message on a fork, with another model, prompt or tool results">
+          Fork from here
+        </Button>
+      </>
+    ) : null;
+
+  const barActions: ReactNode = sessionId ? (
+    <>
+      {parentId ? (
+        <Button size="sm" variant="ghost" onClick={() => setComparing(true)} data-testid="compare-parent">
+          Compare with parent
+        </Button>
+      ) : null}
+      <Button size="sm" variant="ghost" className="hidden sm:inline-flex" onClick={() => setSaving(true)}>
+        Save as eval
+      </Button>
+    </>
+  ) : null;
+
+  const dialogs: ReactNode = (
+    <>
+      {fork ? <ForkDialog target={fork} onClose={() => setFork(null)} /> : null}
+      {comparing && parentId && sessionId ? <RunDiffView before={parentId} after={sessionId} onClose={() => setComparing(false)} /> : null}
+      {saving && sessionId ? <SaveEvalDialog sessionId={sessionId} title={title} onClose={() => setSaving(false)} /> : null}
+    </>
+  );
+  return { messageActions, barActions, dialogs };
+}

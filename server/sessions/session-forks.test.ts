@@ -1,0 +1,130 @@
+/**
+ * Forks in process: the fork's model sees the source's history up to the cut,
+ * then runs with its overrides (system prompt, model, tool stubs) while the
+ * source and other sessions keep the agent as loaded.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { afterEach, expect, it } from "vitest";
+import { z } from "zod";
+import { startTestRuntime, type TestRuntime } from "../../test/support/runtime.ts";
+import { testAgent, zodTool } from "../../test/support/tools.ts";
+import type { AgentConfig } from "../load/types.ts";
+import { createScriptedModel } from "../models/index.ts";
+
+const me = { type: "user" as const, id: "local" };
+const opened: TestRuntime[] = [];
+afterEach(async () => {
+  for (const runtime of opened.splice(0)) await runtime.close();
+});
+
+function recordingModel(prompts: LanguageModelV3Prompt[]): LanguageModelV3 {
+  const scripted = createScriptedModel({ agentName: "test" });
+  return { ...scripted, doStream: (call) => (prompts.push(call.prompt), scripted.doStream(call)) };
+}
+
+const systemOf = (prompt: LanguageModelV3Prompt) => prompt.filter((message) => message.role === "system").map((message) => message.content).join("\n");
+const userTexts = (prompt: LanguageModelV3Prompt) =>
+  prompt.filter((message) => message.role === "user").map((message) => message.content.map((part) => ("text" in part ? part.text : "")).join(""));
+
+function setUp() {
+  const prompts: LanguageModelV3Prompt[] = [];
+  const resolved: Pick<AgentConfig, "model" | "modelFallbacks">[] = [];
+  let calls = 0;
+  const price = zodTool("price", z.object({ sku: z.string() }), ({ sku }) => (calls++, { sku, price: 42 }));
+  const test = startTestRuntime({
+    stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-fork-")),
+    agent: testAgent([price], { config: { model: "openai/gpt-5", modelFallbacks: ["anthropic/claude-sonnet-4"] } }),
+    models: [{ id: "scripted", model: recordingModel(prompts) }],
+    onResolve: (config) => resolved.push(config),
+  });
+  opened.push(test);
+  return { test, prompts, resolved, toolCalls: () => calls };
+}
+
+it("runs the fork on the source's history before the cut, with its own instructions, model and tool stubs", async () => {
+  const { test, prompts, resolved, toolCalls } = setUp();
+  const source = test.runtime.startSession({ message: "hello there", principal: me });
+  await source.done;
+  await test.runtime.followUp(source.sessionId, { message: 'run price {"sku":"A1"}', principal: me }).done;
+  const cutAt = test.runtime.events(source.sessionId, me).filter((event) => event.type === "message.received")[1].index;
+  expect(toolCalls()).toBe(1);
+  prompts.length = 0;
+  resolved.length = 0;
+
+  const fork = test.runtime.fork(source.sessionId, {
+    principal: me,
+    owner: me,
+    beforeIndex: cutAt,
+    overrides: { instructions: "You answer in haiku.", model: "scripted", toolResults: { price: { output: { sku: "A1", price: 7 } } } },
+  });
+  const end = await fork.done;
+
+  // The first message and its answer came along; the second is re-sent on the fork.
+  expect(userTexts(prompts[0])).toEqual(["hello there", 'run price {"sku":"A1"}']);
+  expect(systemOf(prompts[0])).toBe("You answer in haiku.");
+  // Checked when the fork is asked for, then resolved by its turn.
+  expect(resolved).toEqual([{ model: "scripted", modelFallbacks: [] }, { model: "scripted", modelFallbacks: [] }]);
+  // The stub answered: the tool did not run again, and the model read the stubbed price.
+  expect(toolCalls()).toBe(1);
+  expect(end.status === "completed" && end.text).toContain("7");
+
+  const forkEvents = test.runtime.events(fork.sessionId, me);
+  expect(forkEvents.filter((event) => event.type === "action.result").at(-1)).toMatchObject({
+    data: { name: "price", output: { sku: "A1", price: 7 }, isError: false, stubbed: true },
+  });
+  const sourceEvents = test.runtime.events(source.sessionId, me);
+  expect(forkEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data }))).toEqual(
+    sourceEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data })),
+  );
+  expect(forkEvents[0]).toMatchObject({ type: "session.started", data: { parentId: source.sessionId, forkedAt: cutAt } });
+  expect(test.runtime.getSession(fork.sessionId, me).fork).toEqual({
+    parentId: source.sessionId,
+    forkedAt: cutAt,
+    overrides: expect.objectContaining({ instructions: "You answer in haiku." }),
+  });
+
+  // The source keeps the agent as loaded.
+  prompts.length = 0;
+  resolved.length = 0;
+  await test.runtime.followUp(source.sessionId, { message: "again", principal: me }).done;
+  expect(systemOf(prompts[0])).toContain("You are a test agent.");
+  expect(resolved[0]).toMatchObject({ model: "openai/gpt-5" });
+});
+
+it("edit and resend: the fork answers the edited message, and params keep the agent's model", async () => {
+  const { test, prompts, resolved } = setUp();
+  const source = test.runtime.startSession({ message: "first", principal: me });
+  await source.done;
+  const cutAt = test.runtime.events(source.sessionId, me).find((event) => event.type === "message.received")!.index;
+  prompts.length = 0;
+  resolved.length = 0;
+  const fork = test.runtime.fork(source.sessionId, {
+    principal: me,
+    owner: me,
+    beforeIndex: cutAt,
+    message: "first, edited",
+    overrides: { params: [{ id: "effort", value: "low" }] },
+  });
+  await fork.done;
+  expect(userTexts(prompts[0])).toEqual(["first, edited"]);
+  const withParams = { model: { id: "openai/gpt-5", params: [{ id: "effort", value: "low" }] }, modelFallbacks: ["anthropic/claude-sonnet-4"] };
+  expect(resolved).toEqual([withParams, withParams]);
+});
+
+it("refuses a cut that is not a user message, a stub of an unknown tool, and another principal", async () => {
+  const { test } = setUp();
+  const source = test.runtime.startSession({ message: "hello", principal: me });
+  await source.done;
+  expect(() => test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 0 })).toThrow(
+    /beforeIndex 0 is not a user message .* \(indexes 1\)/,
+  );
+  expect(() =>
+    test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 1, overrides: { toolResults: { pricee: { output: 1 } } } }),
+  ).toThrow(/no tool named "pricee"/);
+  const other = { type: "user" as const, id: "mallory" };
+  expect(() => test.runtime.fork(source.sessionId, { principal: other, owner: other, beforeIndex: 1 })).toThrow(/another principal/);
+  expect(test.runtime.listSessions({}).sessions).toHaveLength(1);
+});
