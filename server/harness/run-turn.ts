@@ -241,7 +241,7 @@ async function runOneCall(call: ToolAction, tool: LoadedTool | undefined, reques
   const known = request.ledger?.begin(call, tool);
   if (known) return known;
   const executed = await executeTool(tool, call.input, ctx);
-  const outcome = tool.stubbed ? { ...executed, stubbed: true } : executed;
+  const outcome: ToolOutcome = tool.stubbed ? { ...executed, stubbed: true } : executed;
   request.ledger?.end(call, outcome);
   return outcome;
 }
