@@ -94,11 +94,12 @@ export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse): v
   const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
   let replacement: string | undefined;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
-    const headers = rest.find((arg) => typeof arg === "object" && arg !== null);
+    const at = rest.findIndex((arg) => typeof arg === "object" && arg !== null);
+    const headers = at === -1 ? undefined : rest[at];
     const fromRoute = headerOf(headers, ROUTE_ANSWER_HEADER) !== undefined || res.hasHeader(ROUTE_ANSWER_HEADER);
     if (fromRoute) {
       res.removeHeader(ROUTE_ANSWER_HEADER);
-      dropHeader(headers, ROUTE_ANSWER_HEADER);
+      if (at !== -1) rest[at] = withoutHeader(headers, ROUTE_ANSWER_HEADER);
     }
     if (status < 400 || fromRoute) return writeHead(status, ...rest);
     const code = CODE_BY_STATUS[status] ?? (status >= 500 ? "internal" : "invalid_request");
@@ -137,10 +138,21 @@ function messageFor(status: number, req: IncomingMessage): string {
   return `${what}: ${statusText(status)}.`;
 }
 
-/** Removes a header from `writeHead`'s object argument (Node's flat array form is left alone). */
-function dropHeader(headers: unknown, name: string): void {
-  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) return;
-  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete (headers as Record<string, unknown>)[key];
+/**
+ * `writeHead`'s headers without `name`, in the form they came: an object, or
+ * Node's flat `[name, value, ...]` or nested `[[name, value], ...]` array (a
+ * form left as it was would send the kit's internal marker to the client).
+ */
+function withoutHeader(headers: unknown, name: string): unknown {
+  const other = (key: unknown) => String(key).toLowerCase() !== name;
+  if (Array.isArray(headers)) {
+    if (headers.length > 0 && Array.isArray(headers[0])) return (headers as unknown[][]).filter((pair) => other(pair[0]));
+    const kept: unknown[] = [];
+    for (let i = 0; i + 1 < headers.length; i += 2) if (other(headers[i])) kept.push(headers[i], headers[i + 1]);
+    return kept;
+  }
+  if (typeof headers !== "object" || headers === null) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([key]) => other(key)));
 }
 
 /** A header from `writeHead`'s arguments: an object, or Node's flat `[name, value, ...]` array. */
