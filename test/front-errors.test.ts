@@ -21,13 +21,15 @@ let base: string;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    envelopeNextErrors(req, res);
+    envelopeNextErrors(req, res, req.url);
     const form = new URL(req.url ?? "/", "http://x").searchParams.get("form");
     if (form) {
       res.writeHead(req.url?.startsWith("/v1/fail") ? 502 : 200, FORMS[form] as OutgoingHttpHeaders);
       res.end("from the route");
       return;
     }
+    // As the front does: the path is mapped for Next.js (single mode prefixes the agent's slug).
+    req.url = `/the-agent${req.url}`;
     // What Next.js does for an unknown route: its own 404 page.
     res.writeHead(404, { "content-type": "text/html", "set-cookie": req.headers.cookie ?? "" });
     res.end("<html>not found</html>");
@@ -54,7 +56,7 @@ describe("the front's answers", () => {
     const response = await fetch(`${base}/v1/nope`, { headers: { cookie: "session=SECRET-COOKIE", authorization: "Bearer SECRET-TOKEN", "x-other": "SECRET-OTHER" } });
     expect(response.status).toBe(404);
     const text = await response.text();
-    expect(JSON.parse(text)).toMatchObject({ ok: false, error: "not_found" });
+    expect(JSON.parse(text)).toEqual({ ok: false, error: "not_found", message: "No route GET /v1/nope. See GET /v1/info for what this agent serves." });
     expect(text).not.toContain("SECRET");
     expect([...response.headers.values()].join("\n")).not.toContain("SECRET");
   });

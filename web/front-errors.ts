@@ -90,7 +90,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
  * pass through untouched, whatever their type: channel handlers and the
  * OAuth callback page answer as they choose.
  */
-export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse): void {
+export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse, clientUrl = req.url ?? "/"): void {
   const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
   let replacement: string | undefined;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
@@ -103,7 +103,7 @@ export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse): v
     }
     if (status < 400 || fromRoute) return writeHead(status, ...rest);
     const code = CODE_BY_STATUS[status] ?? (status >= 500 ? "internal" : "invalid_request");
-    replacement = JSON.stringify(envelope(code, messageFor(status, req)));
+    replacement = JSON.stringify(envelope(code, messageFor(status, req.method, clientUrl)));
     const allow = headerOf(headers, "allow") ?? res.getHeader("allow");
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     return writeHead(status, {
@@ -131,10 +131,11 @@ export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse): v
   }) as typeof res.end;
 }
 
-function messageFor(status: number, req: IncomingMessage): string {
-  const what = `${req.method} ${(req.url ?? "/").split("?")[0]}`;
+/** Names the request as the client sent it (`clientUrl`), not as it was mapped for Next.js (`/<slug>/v1/...`). */
+function messageFor(status: number, method: string | undefined, clientUrl: string): string {
+  const what = `${method} ${clientUrl.split("?")[0]}`;
   if (status === 404) return `No route ${what}. See GET /v1/info for what this agent serves.`;
-  if (status === 405) return `${what}: this route does not take ${req.method}.`;
+  if (status === 405) return `${what}: this route does not take ${method}.`;
   return `${what}: ${statusText(status)}.`;
 }
 
