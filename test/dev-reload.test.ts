@@ -1,50 +1,48 @@
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+/**
+ * `bdk dev` reloads on every save, atomic ones included (an editor writes a
+ * temporary file and renames it over the old one), and survives an edit
+ * whose import never yields: it reports the file and keeps serving the last
+ * good version.
+ */
+import { renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
-import { KIT_DIR, readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { startServer } from "./support/bdk-server.ts";
 
-type Event = { type: string; data: Record<string, unknown> };
-let server: RunningServer | undefined;
-afterAll(async () => {
-  await server?.stop();
-});
+afterAll(removeTempProjects);
 
-const post = (url: string, body: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const tool = (description: string) => `export default { description: ${JSON.stringify(description)}, async execute() { return 1; } };\n`;
 
-async function turnVersion(url: string, sessionId: string): Promise<string> {
-  const events = await readNdjson<Event>(
-    await fetch(`${url}/v1/session/${sessionId}/stream`),
-    (event) => event.type === "session.waiting",
-  );
-  return String(events.find((event) => event.type === "turn.started")?.data.botVersion);
+/** What an editor does on save: write a temporary file beside the target, then rename it over the target. */
+function atomicSave(file: string, text: string): void {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.hrtime.bigint()}.tmp`);
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
 }
 
-it("reloads bot/ on change; a running turn finishes on the version it started with", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "bdk-dev-"));
-  cpSync(path.join(KIT_DIR, "bot-examples", "hello"), dir, { recursive: true });
-  symlinkSync(path.join(KIT_DIR, "node_modules"), path.join(dir, "node_modules"));
-  server = await startServer({ dir, args: ["--dev"], env: { BDK_SCRIPTED_DELAY_MS: "1500" } });
-  const before = (await (await fetch(`${server.url}/v1/info`)).json()) as { version: string; tools: unknown[] };
+describe("bdk dev hot reload", () => {
+  it("reloads on every atomic save, and a save whose import never yields is reported while the server keeps serving", async () => {
+    const dir = tempProject({ "bot/instructions.md": "You help.", "bot/tools/greet.ts": tool("First version.") });
+    const server = await startServer({ dir, args: ["--dev"], env: { BDK_IMPORT_TIMEOUT_MS: "1000" } });
+    const toolsText = async () => JSON.stringify(await (await fetch(`${server.url}/v1/tools`)).json());
+    const file = path.join(dir, "bot", "tools", "greet.ts");
+    try {
+      expect(await toolsText()).toContain("First version.");
+      atomicSave(file, tool("Second version."));
+      await expect.poll(toolsText, { timeout: 60_000, interval: 200 }).toContain("Second version.");
+      // The save after the first rename: the file watched before is gone, its name holds a new file.
+      atomicSave(file, tool("Third version."));
+      await expect.poll(toolsText, { timeout: 60_000, interval: 200 }).toContain("Third version.");
 
-  const running = (await (await post(`${server.url}/v1/session`, { message: "hello" })).json()) as {
-    sessionId: string;
-  };
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  mkdirSync(path.join(dir, "bot", "tools"), { recursive: true });
-  cpSync(path.join(KIT_DIR, "test", "fixtures", "greet-tool.ts"), path.join(dir, "bot", "tools", "greet.ts"));
-
-  const deadline = Date.now() + 10_000;
-  let after = before;
-  while (after.version === before.version && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    after = (await (await fetch(`${server.url}/v1/info`)).json()) as typeof before;
-  }
-  expect(after.version).not.toBe(before.version);
-  expect(JSON.stringify(after.tools)).toContain("greet");
-
-  expect(await turnVersion(server.url, running.sessionId)).toBe(before.version);
-  const fresh = (await (await post(`${server.url}/v1/session`, { message: "hello" })).json()) as { sessionId: string };
-  expect(await turnVersion(server.url, fresh.sessionId)).toBe(after.version);
-}, 120_000);
+      atomicSave(file, "while (true) {}\n");
+      await expect.poll(() => server.output(), { timeout: 60_000, interval: 200 }).toContain("Reload failed");
+      expect(server.output()).toContain("bot/tools/greet.ts");
+      expect(server.output()).toContain("an endless loop at the top level?");
+      expect(server.child.exitCode).toBeNull();
+      expect(await toolsText()).toContain("Third version.");
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
+});

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { startServer } from "./support/bdk-server.ts";
 import { freshStateRoot } from "./support/field.ts";
 import { runBdk } from "./support/run-process.ts";
 
@@ -67,4 +68,41 @@ describe("an import that never yields", () => {
       );
     });
   }
+});
+
+describe("process.exit from a timer set at import", () => {
+  it("validate reports the import's failure on the file, without a stack trace", async () => {
+    const dir = project("setTimeout(() => process.exit(3), 10);\nawait new Promise((resolve) => setTimeout(resolve, 300));\nexport default {};\n");
+    const result = await validate(dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("error    bot/tools/hostile.ts:1  failed to load: it called process.exit(3) while being imported");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("process.exit from bot code in a running server", () => {
+  const dir = tempProject({
+    "bot/instructions.md": "You help.",
+    "bot/tools/quit.ts": 'export default { description: "Quits.", async execute() {\n  process.exit(1);\n} };\n',
+    "bot/tools/later.ts": 'setTimeout(() => process.exit(2), 300);\nexport default { description: "Fine.", async execute() { return "still here"; } };\n',
+  });
+
+  it("is a tool error naming the file, and a timer's call is reported; the server keeps serving", async () => {
+    const server = await startServer({ dir });
+    try {
+      const post = (tool: string) =>
+        fetch(`${server.url}/v1/tools/${tool}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ input: {} }) });
+      const quit = await post("quit");
+      const body = (await quit.json()) as Record<string, unknown>;
+      expect(JSON.stringify(body)).toContain("bot/tools/quit.ts:2: it called process.exit(1)");
+      expect(JSON.stringify(body)).not.toMatch(/\n\s+at /);
+      // The timer set at import fires 300 ms after loading: by now it has, and the server is still up.
+      await expect.poll(() => server.output(), { timeout: 20_000 }).toContain("bot/tools/later.ts:1: it called process.exit(2)");
+      expect(server.output()).not.toMatch(/\n\s+at /);
+      const later = await post("later");
+      expect(await later.json()).toMatchObject({ ok: true, result: "still here" });
+    } finally {
+      await server.stop();
+    }
+  });
 });

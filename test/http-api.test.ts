@@ -169,6 +169,13 @@ describe("sessions over HTTP (single mode)", () => {
 
     const badIndex = await api("/v1/session/ses_x/events?startIndex=abc");
     expect(badIndex.status).toBe(400);
+    for (const raw of ["1e3", "01x", "99999999999999999999"]) {
+      const loose = await api(`/v1/session/ses_x/events?startIndex=${raw}`);
+      expect(loose.status).toBe(400);
+      const body = (await loose.json()) as Record<string, unknown>;
+      expectEnvelope(body, "invalid_request");
+      expect(body.message).toContain(`startIndex must be an integer`);
+    }
   });
 
   it("refuses proxied requests under localDevStrict", async () => {

@@ -90,19 +90,20 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
  * pass through untouched, whatever their type: channel handlers and the
  * OAuth callback page answer as they choose.
  */
-export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse): void {
+export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse, clientUrl = req.url ?? "/"): void {
   const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
   let replacement: string | undefined;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
-    const headers = rest.find((arg) => typeof arg === "object" && arg !== null);
+    const at = rest.findIndex((arg) => typeof arg === "object" && arg !== null);
+    const headers = at === -1 ? undefined : rest[at];
     const fromRoute = headerOf(headers, ROUTE_ANSWER_HEADER) !== undefined || res.hasHeader(ROUTE_ANSWER_HEADER);
     if (fromRoute) {
       res.removeHeader(ROUTE_ANSWER_HEADER);
-      dropHeader(headers, ROUTE_ANSWER_HEADER);
+      if (at !== -1) rest[at] = withoutHeader(headers, ROUTE_ANSWER_HEADER);
     }
     if (status < 400 || fromRoute) return writeHead(status, ...rest);
     const code = CODE_BY_STATUS[status] ?? (status >= 500 ? "internal" : "invalid_request");
-    replacement = JSON.stringify(envelope(code, messageFor(status, req)));
+    replacement = JSON.stringify(envelope(code, messageFor(status, req.method, clientUrl)));
     const allow = headerOf(headers, "allow") ?? res.getHeader("allow");
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     return writeHead(status, {
@@ -130,17 +131,29 @@ export function envelopeNextErrors(req: IncomingMessage, res: ServerResponse): v
   }) as typeof res.end;
 }
 
-function messageFor(status: number, req: IncomingMessage): string {
-  const what = `${req.method} ${(req.url ?? "/").split("?")[0]}`;
+/** Names the request as the client sent it (`clientUrl`), not as it was mapped for Next.js (`/<slug>/v1/...`). */
+function messageFor(status: number, method: string | undefined, clientUrl: string): string {
+  const what = `${method} ${clientUrl.split("?")[0]}`;
   if (status === 404) return `No route ${what}. See GET /v1/info for what this agent serves.`;
-  if (status === 405) return `${what}: this route does not take ${req.method}.`;
+  if (status === 405) return `${what}: this route does not take ${method}.`;
   return `${what}: ${statusText(status)}.`;
 }
 
-/** Removes a header from `writeHead`'s object argument (Node's flat array form is left alone). */
-function dropHeader(headers: unknown, name: string): void {
-  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) return;
-  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete (headers as Record<string, unknown>)[key];
+/**
+ * `writeHead`'s headers without `name`, in the form they came: an object, or
+ * Node's flat `[name, value, ...]` or nested `[[name, value], ...]` array (a
+ * form left as it was would send the kit's internal marker to the client).
+ */
+function withoutHeader(headers: unknown, name: string): unknown {
+  const other = (key: unknown) => String(key).toLowerCase() !== name;
+  if (Array.isArray(headers)) {
+    if (headers.length > 0 && Array.isArray(headers[0])) return (headers as unknown[][]).filter((pair) => other(pair[0]));
+    const kept: unknown[] = [];
+    for (let i = 0; i + 1 < headers.length; i += 2) if (other(headers[i])) kept.push(headers[i], headers[i + 1]);
+    return kept;
+  }
+  if (typeof headers !== "object" || headers === null) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([key]) => other(key)));
 }
 
 /** A header from `writeHead`'s arguments: an object, or Node's flat `[name, value, ...]` array. */

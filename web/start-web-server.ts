@@ -56,7 +56,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return;
     }
     mapRequest(req, single);
-    if (isApiPath(req.url ?? "/")) envelopeNextErrors(req, res);
+    if (isApiPath(req.url ?? "/")) envelopeNextErrors(req, res, url);
     void handle(req, res);
   });
   server.on("clientError", answerClientError);

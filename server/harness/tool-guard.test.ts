@@ -35,3 +35,16 @@ it("keeps the result of a call that stops when asked", async () => {
   stop.abort();
   expect(await outcome).toMatchObject({ settled: true, error: new Error("stopped politely") });
 });
+
+it("reports a value nested 100,000 levels deep instead of overflowing the stack, and finds a BigInt at the bottom", () => {
+  const deep = (bottom: unknown) => {
+    let value: unknown = bottom;
+    for (let i = 0; i < 100_000; i++) value = [value];
+    return value;
+  };
+  expect(jsonProblem(deep(1))).toMatch(/^nested too deeply to store as JSON \(\d+ levels\)$/);
+  expect(jsonProblem(deep(1n))).toMatch(/^BigInt at result(\[0\]){10}…\(99980 levels\)…(\[0\]){10}$/);
+  let object: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < 100_000; i++) object = { next: object };
+  expect(jsonProblem(object)).toMatch(/^nested too deeply/);
+});

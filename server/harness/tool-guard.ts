@@ -62,47 +62,96 @@ export async function guardCall<T>(
 /**
  * Why `value` cannot be stored as JSON, naming where: `BigInt at result.total`,
  * `a circular reference at result.self`. Undefined when `JSON.stringify` takes it.
+ * Linear in the value's size and safe at any depth (no recursion): a result
+ * nested 100,000 levels deep is reported, not a RangeError.
  */
 export function jsonProblem(value: unknown, root = "result"): string | undefined {
   try {
     JSON.stringify(value);
     return undefined;
   } catch (error) {
-    return locate(value, root, []) ?? (error instanceof Error ? error.message : String(error));
+    const walked = locate(value, root);
+    if (walked.problem) return walked.problem;
+    // Nothing JSON refuses, yet stringify ran out of stack: the nesting itself is the problem.
+    if (error instanceof RangeError) return `nested too deeply to store as JSON (${walked.depth} levels)`;
+    return error instanceof Error ? error.message : String(error);
   }
 }
 
-/** Walks the value the way `JSON.stringify` does (toJSON first) to the first part it would refuse. */
-function locate(value: unknown, at: string, ancestors: object[]): string | undefined {
-  let current = value;
-  if (current !== null && (typeof current === "object" || typeof current === "bigint")) {
-    const toJSON = (current as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") {
-      try {
-        current = toJSON.call(current, "");
-      } catch (error) {
-        return `toJSON threw at ${at}: ${error instanceof Error ? error.message : String(error)}`;
+interface Frame {
+  object: object;
+  keys: (string | number)[];
+  next: number;
+}
+
+const messageOfThrown = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Walks the value the way `JSON.stringify` does (toJSON first) to the first
+ * part it would refuse, with its own stack: the path is kept as segments
+ * and spelt out only for the report.
+ */
+function locate(value: unknown, root: string): { problem?: string; depth: number } {
+  const segments: string[] = [];
+  const ancestors = new Set<object>();
+  const stack: Frame[] = [];
+  let depth = 0;
+  const at = () => shownPath(root, segments);
+  /** Enters `raw` (already at `segments`): a problem, or undefined (a frame pushed for an object or array). */
+  const enter = (raw: unknown): string | undefined => {
+    let current = raw;
+    if (current !== null && (typeof current === "object" || typeof current === "bigint")) {
+      const toJSON = (current as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === "function") {
+        try {
+          current = toJSON.call(current, "");
+        } catch (error) {
+          return `toJSON threw at ${at()}: ${messageOfThrown(error)}`;
+        }
       }
     }
-  }
-  if (typeof current === "bigint") return `BigInt at ${at}`;
-  if (current === null || typeof current !== "object") return undefined;
-  if (ancestors.includes(current)) return `a circular reference at ${at}`;
-  const inner = [...ancestors, current];
-  const entries = Array.isArray(current) ? current.map((item, i) => [`${at}[${i}]`, i] as const) : Object.keys(current).map((key) => [childPath(at, key), key] as const);
-  for (const [path, key] of entries) {
+    if (typeof current === "bigint") return `BigInt at ${at()}`;
+    if (current !== null && typeof current === "object") {
+      if (ancestors.has(current)) return `a circular reference at ${at()}`;
+      ancestors.add(current);
+      stack.push({ object: current, keys: Array.isArray(current) ? current.map((_, i) => i) : Object.keys(current), next: 0 });
+      depth = Math.max(depth, stack.length);
+      return undefined;
+    }
+    segments.pop();
+    return undefined;
+  };
+  const problem = enter(value);
+  if (problem) return { problem, depth };
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next === frame.keys.length) {
+      stack.pop();
+      ancestors.delete(frame.object);
+      segments.pop();
+      continue;
+    }
+    const key = frame.keys[frame.next++]!;
+    segments.push(typeof key === "number" ? `[${key}]` : childSegment(key));
     let child: unknown;
     try {
-      child = (current as Record<string | number, unknown>)[key];
+      child = (frame.object as Record<string | number, unknown>)[key];
     } catch (error) {
-      return `reading ${path} threw: ${error instanceof Error ? error.message : String(error)}`;
+      return { problem: `reading ${at()} threw: ${messageOfThrown(error)}`, depth };
     }
-    const problem = locate(child, path, inner);
-    if (problem) return problem;
+    const found = enter(child);
+    if (found) return { problem: found, depth };
   }
-  return undefined;
+  return { depth };
 }
 
-function childPath(at: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;
+function childSegment(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/** The path, its middle elided past a few dozen levels (a path 100,000 levels deep is not read). */
+function shownPath(root: string, segments: string[]): string {
+  const EDGE = 10;
+  if (segments.length <= 3 * EDGE) return root + segments.join("");
+  return `${root}${segments.slice(0, EDGE).join("")}…(${segments.length - 2 * EDGE} levels)…${segments.slice(-EDGE).join("")}`;
 }

@@ -3,6 +3,8 @@ import path from "node:path";
 import { agentErrors } from "../discover/diagnostics.ts";
 import { loadAgent } from "../load/load-agent.ts";
 import type { OpenedAgent } from "./open-agent.ts";
+import { checkInChildProcess } from "./reload-check.ts";
+import { watchTree } from "./watch-tree.ts";
 
 /**
  * `bdk dev`: reloads the agent when a file under `bot/` or `evals/` changes.
@@ -10,16 +12,23 @@ import type { OpenedAgent } from "./open-agent.ts";
  * agent); new turns get the new one. An edit of `evals/` alone keeps the bot
  * version and swaps in the new eval cases, so the Evals tab lists and runs
  * what is on disk. A broken edit keeps the last good version and logs what
- * is wrong. `opened.reload` runs a reload now (after "Save as eval case").
+ * is wrong; an edit is checked in a child process first, so one whose import
+ * never yields ends that check, not the server. `opened.reload` runs a
+ * reload now (after "Save as eval case").
  */
 export function watchForChanges(opened: OpenedAgent, debounceMs = 100): () => void {
   let timer: NodeJS.Timeout | undefined;
   let reloading: Promise<void> = Promise.resolve();
   const rootDir = opened.agent.rootDir;
   const evalsDir = path.join(rootDir, "evals");
-  let evalsWatcher: FSWatcher | undefined;
+  let stopEvals: (() => void) | undefined;
 
   const reload = async () => {
+    const refused = await checkInChildProcess(rootDir);
+    if (refused) {
+      opened.logger.error("Reload failed; still running the previous version.", { errors: refused });
+      return;
+    }
     const loaded = await loadAgent(rootDir);
     const errors = agentErrors(loaded.diagnostics);
     if (!loaded.agent || errors.length > 0) {
@@ -50,20 +59,18 @@ export function watchForChanges(opened: OpenedAgent, debounceMs = 100): () => vo
   };
   // evals/ may appear while dev runs (the first saved case): watched from then on.
   function watchEvals() {
-    if (!evalsWatcher && existsSync(evalsDir)) evalsWatcher = watch(evalsDir, { recursive: true }, changed);
+    if (!stopEvals && existsSync(evalsDir)) stopEvals = watchTree(evalsDir, changed);
   }
 
-  const watchers: FSWatcher[] = [
-    watch(opened.agent.botDir, { recursive: true }, changed),
-    watch(rootDir, (_event, name) => {
-      if (name === "evals") changed();
-    }),
-  ];
+  const rootWatcher: FSWatcher = watch(rootDir, (_event, name) => {
+    if (name === "evals") changed();
+  });
+  const stops = [watchTree(opened.agent.botDir, changed), () => rootWatcher.close()];
   watchEvals();
   opened.reload = reloadNow;
   return () => {
     clearTimeout(timer);
-    for (const watcher of [...watchers, evalsWatcher]) watcher?.close();
+    for (const stop of [...stops, stopEvals]) stop?.();
     opened.reload = undefined;
   };
 }

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { projectInfo } from "../discover/info.ts";
-import { BdkError } from "../protocol/errors.ts";
 import type { Principal } from "../protocol/events.ts";
 import type { SessionRow } from "../store/types.ts";
 import { readJsonBody } from "./body.ts";
 import { eventStream, NDJSON_HEADERS } from "./ndjson.ts";
-import { limitParam } from "./query.ts";
+import { indexParam, limitParam } from "./query.ts";
 import { json } from "./respond.ts";
 
 /** Everything a route handler needs; built by the host after auth. */
@@ -60,14 +59,6 @@ export function sessionJson(session: SessionRow) {
 /** One session as `GET /session/:id` answers it: a fork also says what it overrides (lists leave that out: it can be a whole prompt). */
 function sessionDetailJson(session: SessionRow) {
   return { ...sessionJson(session), ...(session.fork ? { overrides: session.fork.overrides } : {}) };
-}
-
-function indexParam(url: URL, name: string): number {
-  const raw = url.searchParams.get(name);
-  if (raw === null || raw === "") return 0;
-  const value = Number(raw);
-  if (!Number.isInteger(value)) throw new BdkError("invalid_request", `${name} must be an integer, got "${raw}".`);
-  return value;
 }
 
 /** Whose records (sessions, approvals, artifacts, memory) the caller sees: its own, or everyone's (undefined) in dev on loopback and anonymous mode. */

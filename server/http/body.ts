@@ -34,15 +34,46 @@ export async function readBodyBytes(request: Request, limit = DEFAULT_BODY_LIMIT
 /** Parses a JSON body against a schema; the error message names the field. */
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, limit?: number): Promise<z.output<S>> {
   const text = await readBodyText(request, limit);
-  let value: unknown;
-  try {
-    value = text.trim() === "" ? {} : JSON.parse(text);
-  } catch (error) {
-    throw new BdkError("invalid_request", `The request body is not valid JSON: ${(error as Error).message}`);
-  }
+  const value = text.trim() === "" ? {} : parseJsonText(text);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new BdkError("invalid_request", formatIssues(parsed.error));
   return parsed.data;
+}
+
+/**
+ * Deeper than this, a body is refused before it is parsed: no request needs
+ * it, and every later step that walks a value (schema checks, storing it as
+ * JSON, a tool's own code) would recurse once per level.
+ */
+export const MAX_BODY_NESTING = 512;
+
+/** How deeply `text`'s arrays and objects nest, counted in one pass (brackets inside strings do not count); stops past `max`. */
+function nestingOver(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c /* backslash: the next character is escaped */) i++;
+      else if (char === 0x22 /* " */) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b /* [ */ || char === 0x7b /* { */) {
+      if (++depth > max) return true;
+    } else if (char === 0x5d /* ] */ || char === 0x7d /* } */) depth--;
+  }
+  return false;
+}
+
+/** A request body's JSON, or a 400 saying why not (not JSON, or nested past `MAX_BODY_NESTING`). */
+export function parseJsonText(text: string): unknown {
+  if (nestingOver(text, MAX_BODY_NESTING)) {
+    throw new BdkError("invalid_request", `The request body nests arrays and objects more than ${MAX_BODY_NESTING} levels deep.`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BdkError("invalid_request", `The request body is not valid JSON: ${(error as Error).message}`);
+  }
 }
 
 function tooLarge(limit: number): BdkError {

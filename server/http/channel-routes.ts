@@ -12,7 +12,7 @@ import { matchRoutePath } from "../channels/route-match.ts";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { checkSchema } from "../authoring/validate-schema.ts";
-import { DEFAULT_BODY_LIMIT, readBodyBytes } from "./body.ts";
+import { DEFAULT_BODY_LIMIT, parseJsonText, readBodyBytes } from "./body.ts";
 import { clientUrl } from "./public-url.ts";
 
 /** GitHub caps webhook payloads at 25 MB; every other route keeps the default 1 MiB. */
@@ -79,11 +79,7 @@ function parseBody(bytes: Buffer, headers: Headers, schema: ZodLike | undefined)
   const isJson = schema !== undefined || (headers.get("content-type") ?? "").includes("json");
   if (!isJson) return text === "" ? undefined : text;
   if (text.trim() === "") return schema ? {} : undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new BdkError("invalid_request", `The request body is not valid JSON: ${(error as Error).message}`);
-  }
+  return parseJsonText(text);
 }
 
 function validated(schema: ZodLike | undefined, value: unknown, where: "body" | "query"): unknown {

@@ -7,7 +7,7 @@
  * files and for the kit's own modules (`@cursor/bdk/...`).
  */
 import path from "node:path";
-import { build, type Message, type Plugin } from "esbuild";
+import type { Message, Plugin } from "esbuild";
 import type { ProjectManifest } from "../discover/manifest.ts";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
 
@@ -123,6 +123,9 @@ function missingExportOf(message: Message): MissingExport | undefined {
   };
 }
 
+let scansRunning = 0;
+let stopping: Promise<void> | undefined;
+
 /**
  * Scans the files (absolute) and what they import. Errors esbuild finds
  * besides missing exports (syntax, unresolved modules) are left to the
@@ -133,8 +136,11 @@ export async function scanImports(rootDir: string, entryFiles: string[]): Promis
   const imports: ImportScan["imports"] = new Map();
   if (entryFiles.length === 0) return { imports, missingExports: [] };
   let messages: Message[];
+  const esbuild = await import("esbuild");
+  await stopping;
+  scansRunning++;
   try {
-    const result = await build({
+    const result = await esbuild.build({
       absWorkingDir: rootDir,
       entryPoints: entryFiles,
       bundle: true,
@@ -152,6 +158,13 @@ export async function scanImports(rootDir: string, entryFiles: string[]): Promis
     const failure = error as { errors?: Message[]; warnings?: Message[] };
     if (!Array.isArray(failure.errors)) return undefined;
     messages = [...failure.errors, ...(failure.warnings ?? [])];
+  } finally {
+    // esbuild keeps a service process for the next build; a scan runs at load (and a dev reload), so the
+    // process is not kept for the server's life. Not while another scan still uses it.
+    if (--scansRunning === 0) {
+      stopping = esbuild.stop();
+      await stopping;
+    }
   }
   const missingExports = messages.map(missingExportOf).filter((missing): missing is MissingExport => missing !== undefined);
   return { imports, missingExports };

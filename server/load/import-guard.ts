@@ -2,14 +2,16 @@
  * Importing a project's module runs its top-level code in this process, and
  * three things there would take the process down without a word: a
  * top-level await that never settles (Node exits 13 once nothing else is
- * pending, printing nothing), a call of `process.exit`, and code that never
- * yields (an endless loop: `validate` and `serve` hang). The guard turns the
- * first two into import failures of that file. Against the third nothing on
- * the main thread can run, so a watchdog thread prints which file it is and
- * ends the process.
+ * pending, printing nothing), a call of `process.exit` (exit-guard.ts), and
+ * code that never yields (an endless loop: `validate` and `serve` hang). The
+ * guard turns the first two into import failures of that file. Against the
+ * third nothing on the main thread can run, so a watchdog thread prints which
+ * file it is and ends the process (`bdk dev` checks an edit in a child
+ * process before it reloads, see hot-reload.ts, so a bad edit ends only that).
  */
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { guardProcessExit, refuseExitDuringImport } from "./exit-guard.ts";
 
 export const DEFAULT_IMPORT_TIMEOUT_MS = 20_000;
 
@@ -52,8 +54,6 @@ parentPort.on("message", (message) => {
 
 let watchdog: Worker | undefined;
 let nextId = 0;
-let active = 0;
-let realExit: typeof process.exit | undefined;
 
 function startWatchdog(): Worker {
   if (!watchdog) {
@@ -64,21 +64,6 @@ function startWatchdog(): Worker {
   return watchdog;
 }
 
-function refuseExit(code?: number | string | null): never {
-  throw new Error(`it called process.exit(${code ?? ""}) while being imported; a module must not end the process when it loads`);
-}
-
-/** While any import runs, `process.exit` throws into the module that called it instead of ending the process. */
-function guardExit(): () => void {
-  if (active++ === 0) {
-    realExit = process.exit;
-    process.exit = refuseExit as typeof process.exit;
-  }
-  return () => {
-    if (--active === 0 && realExit) process.exit = realExit;
-  };
-}
-
 /** The file as a person at this terminal finds it. */
 function shown(absoluteFile: string): string {
   const relative = path.relative(process.cwd(), absoluteFile);
@@ -86,11 +71,12 @@ function shown(absoluteFile: string): string {
 }
 
 /**
- * Runs `load` (the import of `absoluteFile`) under the guard; rejects with
+ * Runs `load` (the import of `absoluteFile`, a file of the project at
+ * `projectRoot`) under the guard; rejects with
  * `ImportTimeoutError` after `timeoutMs`. The deadline's timer also keeps the
  * event loop alive, so an import that never settles cannot end the process.
  */
-export async function guardedImport<T>(absoluteFile: string, timeoutMs: number, load: () => Promise<T>): Promise<T> {
+export async function guardedImport<T>(absoluteFile: string, projectRoot: string, timeoutMs: number, load: () => Promise<T>): Promise<T> {
   const id = nextId++;
   const dog = startWatchdog();
   dog.postMessage({
@@ -99,18 +85,20 @@ export async function guardedImport<T>(absoluteFile: string, timeoutMs: number, 
     ms: timeoutMs + WATCHDOG_GRACE_MS,
     report: `error    ${shown(absoluteFile)}  its import has kept the process busy for over ${seconds(timeoutMs)} (an endless loop at the top level?); stopping.\n`,
   });
-  const releaseExit = guardExit();
+  guardProcessExit(projectRoot);
+  const exitRefusal = refuseExitDuringImport();
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       load(),
+      exitRefusal.refused,
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new ImportTimeoutError(timeoutMs)), timeoutMs);
       }),
     ]);
   } finally {
     clearTimeout(timer);
-    releaseExit();
+    exitRefusal.release();
     dog.postMessage({ type: "end", id });
   }
 }

@@ -159,7 +159,7 @@ export function createProjectImporter(rootDir: string, imports: Map<string, Set<
       const known = failedImportOf(absoluteFile, imports, failed);
       if (known) return answer(known, absoluteFile);
       try {
-        const module = (await guardedImport(absoluteFile, timeoutMs, () => jiti.import(absoluteFile))) as Record<string, unknown>;
+        const module = (await guardedImport(absoluteFile, root, timeoutMs, () => jiti.import(absoluteFile))) as Record<string, unknown>;
         return { ok: true, module };
       } catch (error) {
         if (error instanceof ImportTimeoutError) {

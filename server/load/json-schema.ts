@@ -3,10 +3,12 @@
  * once, and a failure names the field the way zod's messages do
  * (`prUrl: must match format "uri"`).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import Ajv2019 from "ajv/dist/2019.js";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { createRequire } from "node:module";
+import type Ajv from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type Ajv2019 from "ajv/dist/2019.js";
+import type Ajv2020 from "ajv/dist/2020.js";
+import type addFormats from "ajv-formats";
 import type { SchemaCheck } from "../authoring/validate-schema.ts";
 
 export interface CompiledJsonSchema {
@@ -17,14 +19,25 @@ type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
 const instances = new Map<string, AnyAjv>();
 
+// ajv and its formats are loaded where the first JSON Schema is compiled, not on every start: most projects
+// describe their tools with zod, and `bdk validate`/`serve` would pay for three ajv builds they never use.
+// Its packages are CommonJS, so they load synchronously, as compiling a tool's schema must.
+const require = createRequire(import.meta.url);
+const defaultOf = <T>(module: { default?: T } | T): T => ((module as { default?: T }).default ?? module) as T;
+
+function construct(dialect: "draft-07" | "2019-09" | "2020-12", options: object): AnyAjv {
+  if (dialect === "2020-12") return new (defaultOf<typeof Ajv2020>(require("ajv/dist/2020.js")))(options);
+  if (dialect === "2019-09") return new (defaultOf<typeof Ajv2019>(require("ajv/dist/2019.js")))(options);
+  return new (defaultOf<typeof Ajv>(require("ajv")))(options);
+}
+
 function instance(dialect: "draft-07" | "2019-09" | "2020-12"): AnyAjv {
   let ajv = instances.get(dialect);
   if (!ajv) {
     // strict: false because generated schemas carry keywords ajv does not know (`example`, `x-*`);
     // defaults are applied, as zod applies `.default()`.
-    const options = { allErrors: true, strict: false, logger: false as const, useDefaults: true };
-    ajv = dialect === "2020-12" ? new Ajv2020(options) : dialect === "2019-09" ? new Ajv2019(options) : new Ajv(options);
-    addFormats(ajv as Ajv);
+    ajv = construct(dialect, { allErrors: true, strict: false, logger: false as const, useDefaults: true });
+    defaultOf<typeof addFormats>(require("ajv-formats"))(ajv as Ajv);
     instances.set(dialect, ajv);
   }
   return ajv;

@@ -6,7 +6,6 @@
  * playground's Connect flow stores tokens, then runs once more.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ToolContext } from "../authoring/tools.ts";
 import type { HostMcpCallResult } from "../authoring/types.ts";
 import type { Logger } from "../host/logger.ts";
@@ -16,6 +15,7 @@ import { AuthorizationWaits } from "./authorization-waits.ts";
 import { connectionTool, connectTool, type McpTool, modelToolName, toolAllowed } from "./connection-tools.ts";
 import { NeedsAuthorizationError } from "./oauth-store.ts";
 import { asNeedsAuthorization, openClient, type OpenedClient } from "./open-client.ts";
+import { kitJsonSchemaValidator } from "./schema-validator.ts";
 import type { Env } from "./templates.ts";
 
 export interface McpConnectionsOptions {
@@ -89,7 +89,6 @@ export class McpConnections {
   private readonly retiring = new Set<Promise<void>>();
   private seen?: Map<string, ResolvedConnection>;
   private closed = false;
-  private validator?: jsonSchemaValidator;
   private readonly waits = new AuthorizationWaits();
 
   constructor(private readonly options: McpConnectionsOptions) {}
@@ -122,9 +121,8 @@ export class McpConnections {
           if (!this.options.onAuthorizationRequired || !entry.needsAuthorization) return [];
           return entry.modelTools ?? [connectTool(connection.name, (ctx) => this.modelCall(connection.name, ctx, () => this.connectAttempt(connection.name)))];
         }
-        // this.validator is set by open() before any entry connects.
         entry.modelTools ??= (entry.tools ?? []).map((tool) =>
-          connectionTool(connection.name, tool, this.validator!, (args, ctx) =>
+          connectionTool(connection.name, tool, kitJsonSchemaValidator, (args, ctx) =>
             this.modelCall(connection.name, ctx, () => this.attempt(connection.name, tool.name, args, ctx.abortSignal)),
           ),
         );
@@ -315,10 +313,6 @@ export class McpConnections {
         timeoutMs: this.options.connectTimeoutMs ?? 30_000,
       });
       const tools = await listTools(opened);
-      if (!this.validator) {
-        const { AjvJsonSchemaValidator } = await import("@modelcontextprotocol/sdk/validation/ajv");
-        this.validator = new AjvJsonSchemaValidator();
-      }
       if (this.closed || this.entries.get(name) !== entry) throw new Error("closed while opening");
       const exposed = tools.filter((tool) => toolAllowed(entry.connection.definition, tool.name));
       Object.assign(entry, {

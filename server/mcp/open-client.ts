@@ -13,6 +13,7 @@ import { messageOf } from "../protocol/errors.ts";
 import { trackChild } from "./child-reaper.ts";
 import { diesWithParent } from "./dies-with-parent.ts";
 import { FileOAuthProvider, NeedsAuthorizationError, oauthFile } from "./oauth-store.ts";
+import { kitJsonSchemaValidator } from "./schema-validator.ts";
 import { baseChildEnv, type Env, resolveTemplates } from "./templates.ts";
 
 export interface OpenClientOptions {
@@ -52,7 +53,7 @@ export async function openClient(connection: ResolvedConnection, options: OpenCl
 
 async function newClient(): Promise<Client> {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  return new Client({ name: "bdk", version: "1" }, { capabilities: {} });
+  return new Client({ name: "bdk", version: "1" }, { capabilities: {}, jsonSchemaValidator: kitJsonSchemaValidator });
 }
 
 async function connect(transport: Transport, options: OpenClientOptions): Promise<OpenedClient> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -44,5 +44,44 @@ describe("MemoryJournal", () => {
     await journal.shareInto(workspace);
     expect(readdirSync(path.join(workspace, "memory")).sort()).toEqual(readdirSync(dir).sort());
     expect(lines(shared).at(-1)?.sessionId).toBe("ses_5");
+  });
+
+  it("gives each workspace its own copies: a session rewriting a rotated file changes neither the file of record nor another session's", async () => {
+    const dir = scratch();
+    const [first, second] = [scratch(), scratch()];
+    const journal = new MemoryJournal(dir, () => {}, { maxBytes: 200, keepRotated: 5, maxFieldChars: 1000 });
+    for (let n = 1; n <= 4; n++) await journal.append(record(n));
+    const rotated = readdirSync(dir).filter((name) => name !== "journal.jsonl");
+    expect(rotated.length).toBeGreaterThan(0);
+    await journal.shareInto(first);
+    await journal.shareInto(second);
+    const before = readFileSync(path.join(dir, rotated[0]!), "utf8");
+    // What a session's write tool does: rewrite the file in place (same inode).
+    writeFileSync(path.join(first, "memory", rotated[0]!), "tampered\n");
+    expect(readFileSync(path.join(dir, rotated[0]!), "utf8")).toBe(before);
+    expect(readFileSync(path.join(second, "memory", rotated[0]!), "utf8")).toBe(before);
+  });
+
+  it("does not write through a symlink a session left in its memory folder, nor through a memory folder swapped for one", async () => {
+    const dir = scratch();
+    const workspace = scratch();
+    const outside = scratch();
+    const journal = new MemoryJournal(dir, () => {}, { maxBytes: 1 << 20, keepRotated: 1, maxFieldChars: 1000 });
+    await journal.append(record(1));
+    await journal.shareInto(workspace);
+    const victim = path.join(outside, "victim.txt");
+    writeFileSync(victim, "keep me\n");
+    const shared = path.join(workspace, "memory", "journal.jsonl");
+    rmSync(shared);
+    symlinkSync(victim, shared);
+    await journal.shareInto(workspace);
+    expect(readFileSync(victim, "utf8")).toBe("keep me\n");
+    expect(lstatSync(shared).isSymbolicLink()).toBe(false);
+
+    rmSync(path.join(workspace, "memory"), { recursive: true });
+    symlinkSync(outside, path.join(workspace, "memory"));
+    await journal.shareInto(workspace);
+    expect(readdirSync(outside)).toEqual(["victim.txt"]);
+    expect(lines(shared).map((entry) => entry.sessionId)).toEqual(["ses_1"]);
   });
 });

@@ -4,12 +4,14 @@
  * `memory/journal.jsonl` in its workspace for earlier conversations.
  *
  * The journal of record lives in the agent's state (`<state root>/memory/`);
- * each session workspace gets a copy of the live file and links to the
- * rotated ones before its turn, so a session's tools cannot rewrite what
- * other sessions read. Appends go through one queue per journal: records
+ * each session workspace gets its own copies of the live and rotated files
+ * before its turn. Copies, never hard links: a link shares the inode, so a
+ * session's tools writing its `memory/journal-3.jsonl` would rewrite the
+ * file of record and every other session's view of it. Appends go through one queue per journal: records
  * finishing at once are written whole, one after the other.
  */
-import { appendFile, copyFile, link, mkdir, readdir, rm, stat, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { appendFile, copyFile, link, lstat, mkdir, readdir, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 
 export const JOURNAL_FOLDER = "memory";
@@ -118,8 +120,7 @@ export class MemoryJournal {
 
   /**
    * Brings `<workspace>/memory/` up to date: a fresh copy of the live file,
-   * the rotated files linked (copied across filesystems) once, the ones
-   * rotated away removed.
+   * the rotated files copied once, the ones rotated away removed.
    */
   async shareInto(workspaceDir: string): Promise<void> {
     await this.queue;
@@ -128,17 +129,33 @@ export class MemoryJournal {
     const active = path.join(this.dir, ACTIVE_JOURNAL);
     const hasActive = (await sizeOf(active)) > 0;
     if (!hasActive && numbers.length === 0) return;
-    await mkdir(target, { recursive: true });
-    // Just rotated: the workspace's copy of the live file is now a rotated file, linked below.
-    if (hasActive) await copyFile(active, path.join(target, ACTIVE_JOURNAL));
+    await ownFolder(target);
+    // Just rotated: the workspace's copy of the live file is now a rotated file, copied below.
+    if (hasActive) await copyInto(active, path.join(target, ACTIVE_JOURNAL));
     else await rm(path.join(target, ACTIVE_JOURNAL), { force: true });
     const present = new Set(await rotatedNumbers(target));
     for (const number of numbers) {
       if (present.delete(number)) continue;
-      const from = path.join(this.dir, rotatedName(number));
-      const to = path.join(target, rotatedName(number));
-      await link(from, to).catch(() => copyFile(from, to));
+      await copyInto(path.join(this.dir, rotatedName(number)), path.join(target, rotatedName(number)));
     }
     for (const gone of present) await rm(path.join(target, rotatedName(gone)), { force: true });
   }
+}
+
+/** `<workspace>/memory` as a real folder: one the session swapped for a symlink (or a file) is replaced, so copies land in the workspace. */
+async function ownFolder(folder: string): Promise<void> {
+  const stats = await lstat(folder).catch(() => undefined);
+  if (stats && !stats.isDirectory()) await rm(folder, { force: true, recursive: true });
+  await mkdir(folder, { recursive: true });
+}
+
+/**
+ * A new file with `from`'s bytes at `to`: whatever the session left there (a
+ * symlink leading out, a hard link to another file) is removed, not written
+ * through, and the copy is created exclusively so nothing put there meanwhile
+ * is followed either.
+ */
+async function copyInto(from: string, to: string): Promise<void> {
+  await rm(to, { force: true, recursive: true });
+  await copyFile(from, to, constants.COPYFILE_EXCL);
 }

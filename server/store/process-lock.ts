@@ -42,6 +42,9 @@ export function takeProcessLock(stateRoot: string): ProcessLock {
   try {
     // Exclusive locking mode keeps the lock after the transaction; the transaction is never ended anyway.
     lock.pragma("locking_mode = EXCLUSIVE");
+    // No rollback journal: nothing is ever written, and SQLite would keep `<name>.pending-journal` open under
+    // the name it had before the rename, a file a `kill -9` leaves behind that nobody sweeps.
+    lock.pragma("journal_mode = OFF");
     lock.exec("BEGIN EXCLUSIVE");
     renameSync(pending, file);
   } catch (error) {
@@ -81,9 +84,11 @@ export function isHolderAlive(stateRoot: string, holder: string): boolean | unde
   }
 }
 
-/** Removes a dead holder's lock file (after its leases were given up). */
+/** Removes a dead holder's lock file (after its leases were given up), and any journal SQLite left next to it. */
 export function removeDeadHolder(stateRoot: string, holder: string): void {
-  rmSync(lockFile(stateRoot, holder), { force: true });
+  const file = lockFile(stateRoot, holder);
+  // Earlier versions locked with a rollback journal, which a killed process left as `<lock>.pending-journal`.
+  for (const leftover of [file, `${file}.pending-journal`, `${file}-journal`]) rmSync(leftover, { force: true });
 }
 
 /** Holders with a lock file under the state root (alive or not). */

@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { scanImports } from "./import-graph.ts";
+import { removeTempProjects, tempProject } from "./testing/temp-project.ts";
+
+afterAll(removeTempProjects);
+
+/** This process's live esbuild children (pids), from /proc (the kernel's own list). */
+function esbuildChildren(): string[] {
+  const found: string[] = [];
+  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
+    for (const pid of readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) {
+      try {
+        if (path.basename(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!).startsWith("esbuild")) found.push(pid);
+      } catch {
+        // Exited meanwhile.
+      }
+    }
+  }
+  return found;
+}
+
+it("finds a project's imports and missing exports, and leaves no esbuild service process running afterwards", async () => {
+  const dir = tempProject({
+    "bot/tools/a.ts": 'import { helper, nope } from "../lib/helper.js";\nexport default { description: "a", execute: () => helper() + String(nope) };\n',
+    "bot/lib/helper.ts": "export const helper = () => 1;\n",
+  });
+  const files = [path.join(dir, "bot/tools/a.ts")];
+  // One another test file in this worker left (its own copy of esbuild's module) is not this scan's.
+  const before = new Set(esbuildChildren());
+  const [first, second] = await Promise.all([scanImports(dir, files), scanImports(dir, files)]);
+  for (const scan of [first, second]) {
+    expect([...(scan?.imports.get(files[0]!) ?? [])]).toEqual([path.join(dir, "bot/lib/helper.ts")]);
+    expect(scan?.missingExports.map((missing) => missing.name)).toEqual(["nope"]);
+  }
+  expect(esbuildChildren().filter((pid) => !before.has(pid))).toEqual([]);
+});
