@@ -18,22 +18,22 @@ export function ScheduleRow({ schedule }: { schedule: ScheduleInfo }) {
     <li className="space-y-2 px-4 py-3">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
         <span className="font-mono text-sm font-medium">{schedule.name}</span>
-        {schedule.cron ? <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">{schedule.cron}</code> : null}
-        <span className="text-xs text-zinc-500" title={formatDateTime(schedule.nextFireAt)}>
+        {schedule.cron ? <code className="rounded bg-surface-hover px-1.5 py-0.5 font-mono text-xs">{schedule.cron}</code> : null}
+        <span className="text-xs text-fg-muted" title={formatDateTime(schedule.nextFireAt)}>
           {schedule.nextFireAt ? `next ${relativeTime(schedule.nextFireAt)} · ${formatDateTime(schedule.nextFireAt)}` : "not armed"}
         </span>
         <Button size="sm" variant="secondary" className="ml-auto" disabled={fire.isPending} onClick={() => fire.mutate()}>
           {fire.isPending ? <Spinner className="size-3" /> : <PlayIcon className="size-3" />} Fire now
         </Button>
       </div>
-      {schedule.description ? <p className="text-xs text-zinc-500">{schedule.description}</p> : null}
+      {schedule.description ? <p className="text-xs text-fg-muted">{schedule.description}</p> : null}
       {fire.isError ? (
-        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+        <p role="alert" className="text-xs text-tone-danger">
           {isApiError(fire.error, 404) ? "Firing by hand needs dev mode: start the server with bdk dev (or serve --dev)." : errorMessage(fire.error)}
         </p>
       ) : null}
       {fire.data ? (
-        <p className="flex flex-wrap items-center gap-2 text-xs text-emerald-700 dark:text-emerald-400">
+        <p className="flex flex-wrap items-center gap-2 text-xs text-tone-success">
           Fired.
           {(fire.data.sessionIds ?? []).map((id) => (
             <Button key={id} size="sm" variant="ghost" onClick={() => nav.openSession(id)}>

@@ -7,10 +7,10 @@ import { useNavigation } from "../navigation.tsx";
 
 const feedLabel: Record<FeedStatus, { text: string; dot: string }> = {
   loading: { text: "loading", dot: "bg-zinc-400 animate-soft-pulse" },
-  live: { text: "live", dot: "bg-emerald-500" },
-  reconnecting: { text: "reconnecting", dot: "bg-amber-500 animate-soft-pulse" },
+  live: { text: "live", dot: "bg-tone-success-solid" },
+  reconnecting: { text: "reconnecting", dot: "bg-tone-warning-solid animate-soft-pulse" },
   ended: { text: "ended", dot: "bg-zinc-400" },
-  error: { text: "error", dot: "bg-red-500" },
+  error: { text: "error", dot: "bg-tone-danger-solid" },
 };
 
 /** Which session the chat shows, the stream state, and jumps to its trace and raw events. */
@@ -18,12 +18,12 @@ export function SessionBar({ sessionId, title, channel, status }: { sessionId: s
   const nav = useNavigation();
   const label = feedLabel[status ?? "loading"];
   return (
-    <div className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+    <div className="flex items-center gap-3 border-b border-line px-4 py-2">
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-medium" title={title}>
           {title || "Untitled session"}
         </p>
-        <p className="flex items-center gap-2 truncate text-xs text-zinc-500 dark:text-zinc-400">
+        <p className="flex items-center gap-2 truncate text-xs text-fg-muted">
           <span className="font-mono" title={sessionId}>
             {shortId(sessionId)}
           </span>

@@ -15,7 +15,7 @@ import { useEvalRun } from "./EvalRunDetail.tsx";
 import { compareLocally, verdictOf } from "./eval-results.ts";
 import { VerdictBadge } from "./VerdictBadge.tsx";
 
-const changeTone: Record<string, Tone> = { improved: "green", regressed: "red", changed: "amber", added: "sky", removed: "neutral", unchanged: "neutral" };
+const changeTone: Record<string, Tone> = { improved: "success", regressed: "danger", changed: "warning", added: "info", removed: "neutral", unchanged: "neutral" };
 
 /** Two runs side by side, case by case (the server's comparison, or the same computed here). */
 export function EvalCompare({ before, after }: { before: string; after: string }) {
@@ -43,8 +43,8 @@ export function EvalCompare({ before, after }: { before: string; after: string }
   return (
     <div className={`${cardClass} overflow-x-auto`} data-testid="eval-compare">
       <table className="w-full text-sm">
-        <thead className="text-left text-xs text-zinc-500">
-          <tr className="border-b border-zinc-200 dark:border-zinc-800">
+        <thead className="text-left text-xs text-fg-muted">
+          <tr className="border-b border-line">
             <th className="px-4 py-2 font-medium">Case</th>
             <th className="px-4 py-2 font-medium">
               Before <span className="font-mono font-normal">{shortId(before)}</span>

@@ -13,7 +13,7 @@ import { formatTime, previewJson } from "../../ui/format.ts";
 import { useLogTail } from "./useLogTail.ts";
 
 const LEVELS = ["debug", "info", "warn", "error"] as const;
-const tones: Record<string, Tone> = { debug: "neutral", info: "sky", warn: "amber", error: "red" };
+const tones: Record<string, Tone> = { debug: "neutral", info: "info", warn: "warning", error: "danger" };
 const ROW_HEIGHT = 26;
 
 function extra(line: LogLine): unknown {
@@ -46,8 +46,8 @@ export function LogsTab() {
     <div className="flex h-full min-h-0 flex-col gap-3 px-4 py-4">
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="text-sm font-semibold">Server logs</h2>
-        <span className="flex items-center gap-1 text-xs text-zinc-500">
-          <span className={cx("size-1.5 rounded-full", query.isError ? "bg-red-500" : "bg-emerald-500 animate-soft-pulse")} />
+        <span className="flex items-center gap-1 text-xs text-fg-muted">
+          <span className={cx("size-1.5 rounded-full", query.isError ? "bg-tone-danger-solid" : "bg-tone-success-solid animate-soft-pulse")} />
           {query.isError ? "polling failed" : "polling every 2 s"}
         </span>
         <div className="flex flex-wrap gap-1.5" role="group" aria-label="Filter by level">
@@ -57,7 +57,7 @@ export function LogsTab() {
             </Chip>
           ))}
         </div>
-        <label className="ml-auto flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+        <label className="ml-auto flex items-center gap-1.5 text-xs text-fg-muted">
           <input type="checkbox" className="accent-indigo-600" checked={follow} onChange={(event) => setFollow(event.target.checked)} />
           Follow
         </label>
@@ -68,7 +68,7 @@ export function LogsTab() {
       ) : (
         <VirtualList
           label="Log lines"
-          className="min-h-0 flex-1 rounded-lg border border-zinc-200 font-mono text-xs dark:border-zinc-800"
+          className="min-h-0 flex-1 rounded-lg border border-line font-mono text-xs"
           count={shown.length}
           rowHeight={ROW_HEIGHT}
           followTail={follow}
@@ -80,21 +80,21 @@ export function LogsTab() {
                 type="button"
                 data-testid="log-line"
                 onClick={() => setSelected(line === selected ? null : line)}
-                className={cx("flex h-full w-full items-center gap-3 px-3 text-left", line === selected ? "bg-indigo-50 dark:bg-indigo-500/10" : "hover:bg-zinc-50 dark:hover:bg-zinc-900")}
+                className={cx("flex h-full w-full items-center gap-3 px-3 text-left", line === selected ? "bg-accent-soft" : "hover:bg-surface-muted")}
               >
-                <span className="hidden w-20 shrink-0 text-zinc-500 tabular-nums sm:inline">{formatTime(line.at)}</span>
+                <span className="hidden w-20 shrink-0 text-fg-muted tabular-nums sm:inline">{formatTime(line.at)}</span>
                 <span className="w-12 shrink-0">
                   <Badge tone={tones[line.level] ?? "neutral"}>{line.level}</Badge>
                 </span>
-                <span className="shrink-0 text-zinc-800 dark:text-zinc-200">{line.msg}</span>
-                {data !== undefined ? <span className="min-w-0 flex-1 truncate text-zinc-500">{previewJson(data, 300)}</span> : null}
+                <span className="shrink-0 text-fg">{line.msg}</span>
+                {data !== undefined ? <span className="min-w-0 flex-1 truncate text-fg-muted">{previewJson(data, 300)}</span> : null}
               </button>
             );
           }}
         />
       )}
       {selected && extra(selected) !== undefined ? (
-        <div className="max-h-60 overflow-auto rounded-lg border border-zinc-200 p-2 dark:border-zinc-800">
+        <div className="max-h-60 overflow-auto rounded-lg border border-line p-2">
           <JsonBlock value={{ at: selected.at, level: selected.level, msg: selected.msg, ...(extra(selected) as object) }} />
         </div>
       ) : null}

@@ -60,7 +60,7 @@ export function RunsTab() {
           </EmptyState>
         ) : (
           <>
-            <ul className={`${cardClass} divide-y divide-zinc-200 overflow-hidden dark:divide-zinc-800`} aria-label="Sessions">
+            <ul className={`${cardClass} divide-y divide-line overflow-hidden`} aria-label="Sessions">
               {list.map((session) => (
                 <SessionRow key={session.id} session={session} onOpen={(tab) => nav.openSession(session.id, tab)} />
               ))}

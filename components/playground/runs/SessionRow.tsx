@@ -19,10 +19,10 @@ export function SessionRow({ session, onOpen }: { session: SessionSummary; onOpe
         <StatusBadge status={session.status} />
       </div>
       <div className="min-w-0 flex-1 basis-56">
-        <button type="button" onClick={() => onOpen("chat")} className="block max-w-full truncate text-left text-sm font-medium hover:text-indigo-600 dark:hover:text-indigo-400">
-          {session.title || <span className="text-zinc-500 italic">Untitled session</span>}
+        <button type="button" onClick={() => onOpen("chat")} className="block max-w-full truncate text-left text-sm font-medium hover:text-accent-fg">
+          {session.title || <span className="text-fg-muted italic">Untitled session</span>}
         </button>
-        <p className="flex flex-wrap items-center gap-x-2 text-xs text-zinc-500 dark:text-zinc-400">
+        <p className="flex flex-wrap items-center gap-x-2 text-xs text-fg-muted">
           <span className="font-mono" title={session.id}>
             {shortId(session.id)}
           </span>
@@ -31,7 +31,7 @@ export function SessionRow({ session, onOpen }: { session: SessionSummary; onOpe
           {principal ? <span className="hidden sm:inline">· {principal}</span> : null}
         </p>
       </div>
-      <div className="w-28 shrink-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
+      <div className="w-28 shrink-0 text-xs text-fg-muted tabular-nums">
         <p title={formatDateTime(session.updatedAt)}>{relativeTime(session.updatedAt)}</p>
         {usage ? (
           <p title="input · output tokens">

@@ -27,7 +27,7 @@ export function NoSessionSelected({ tab }: { tab: TabIdName }) {
               >
                 <StatusBadge status={session.status} />
                 <span className="min-w-0 flex-1 truncate">{session.title || shortId(session.id)}</span>
-                <span className="text-xs text-zinc-500">{relativeTime(session.updatedAt)}</span>
+                <span className="text-xs text-fg-muted">{relativeTime(session.updatedAt)}</span>
               </button>
             </li>
           ))}
