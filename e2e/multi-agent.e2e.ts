@@ -40,6 +40,11 @@ test("multi-agent dev server: index, Try a channel route, slash command, fire a 
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog")).toHaveCount(0);
 
+    // Under dev nothing fires on its own: no schedule claims a next firing.
+    const firing = page.getByTestId("schedule-firing");
+    await expect(firing.first()).toHaveText("fires only by hand in dev");
+    for (const text of await firing.allTextContents()) expect(text, "a dev schedule claims no next firing").not.toContain("next");
+
     await page.getByRole("button", { name: "Fire now" }).last().click();
     await expect(page.getByText("Fired.")).toBeVisible();
 

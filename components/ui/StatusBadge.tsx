@@ -3,7 +3,8 @@ import { Badge, type Tone } from "./Badge.tsx";
 const toneByStatus: Record<string, Tone> = {
   running: "info",
   queued: "info",
-  waiting: "warning",
+  "needs approval": "warning",
+  // A chat waiting for its next message is at rest, not in trouble.
   idle: "neutral",
   completed: "success",
   passed: "success",

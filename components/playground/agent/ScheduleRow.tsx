@@ -7,11 +7,20 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { PlayIcon } from "../../ui/icons.tsx";
 import { formatDateTime, relativeTime, shortId } from "../../ui/format.ts";
 import { useApi } from "../api-context.tsx";
+import { useDevMode } from "../hooks.ts";
 import { useNavigation } from "../navigation.tsx";
+
+/** When a schedule fires, from the server's mode: under dev nothing fires on its own, so no next firing is claimed. */
+function firingText(schedule: ScheduleInfo, dev: boolean | undefined): string {
+  if (dev) return "fires only by hand in dev";
+  if (dev === undefined) return "";
+  return schedule.nextFireAt ? `next ${relativeTime(schedule.nextFireAt)} · ${formatDateTime(schedule.nextFireAt)}` : "not armed";
+}
 
 /** A schedule, when it fires next, and a dev-only "Fire now". */
 export function ScheduleRow({ schedule }: { schedule: ScheduleInfo }) {
   const api = useApi();
+  const dev = useDevMode();
   const nav = useNavigation();
   const fire = useMutation({ mutationFn: () => api.fireSchedule(schedule.name) });
   return (
@@ -19,8 +28,8 @@ export function ScheduleRow({ schedule }: { schedule: ScheduleInfo }) {
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
         <span className="font-mono text-sm font-medium">{schedule.name}</span>
         {schedule.cron ? <code className="rounded bg-surface-hover px-1.5 py-0.5 font-mono text-xs">{schedule.cron}</code> : null}
-        <span className="text-xs text-fg-muted" title={formatDateTime(schedule.nextFireAt)}>
-          {schedule.nextFireAt ? `next ${relativeTime(schedule.nextFireAt)} · ${formatDateTime(schedule.nextFireAt)}` : "not armed"}
+        <span className="text-xs text-fg-muted" data-testid="schedule-firing" title={dev ? undefined : formatDateTime(schedule.nextFireAt)}>
+          {firingText(schedule, dev)}
         </span>
         <Button size="sm" variant="secondary" className="ml-auto" disabled={fire.isPending} onClick={() => fire.mutate()}>
           {fire.isPending ? <Spinner className="size-3" /> : <PlayIcon className="size-3" />} Fire now

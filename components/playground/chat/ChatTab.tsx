@@ -72,7 +72,7 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} /> : null}
+      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} activity={transcript.activity} /> : null}
       <div
         ref={scroller}
         className="min-h-0 flex-1 overflow-y-auto scrollbar-thin"

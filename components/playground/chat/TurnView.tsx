@@ -8,8 +8,8 @@ import type { TurnItem } from "./transcript.ts";
 
 /** One agent turn: its reasoning, narration, tool calls and answer in the order they happened. */
 export function TurnView({ turn, sessionId }: { turn: TurnItem; sessionId: string }) {
-  const running = turn.status === "running";
-  const waitingForFirstToken = running && turn.parts.length === 0;
+  // From message.received until the turn shows something (loading, connecting, waiting for the model).
+  const working = (turn.status === "starting" || turn.status === "running") && turn.parts.length === 0;
   return (
     <div className="space-y-2.5" data-testid="turn" data-status={turn.status}>
       {turn.status === "queued" ? (
@@ -23,7 +23,7 @@ export function TurnView({ turn, sessionId }: { turn: TurnItem; sessionId: strin
             return (
               <div key={part.key} data-testid="assistant-text" className={part.interim ? "text-fg-soft" : undefined}>
                 <Markdown text={part.text} />
-                {!part.done ? <span className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-soft-pulse bg-indigo-500" aria-hidden="true" /> : null}
+                {!part.done ? <span className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-soft-pulse bg-accent" aria-hidden="true" /> : null}
               </div>
             );
           case "tool":
@@ -36,10 +36,10 @@ export function TurnView({ turn, sessionId }: { turn: TurnItem; sessionId: strin
             );
         }
       })}
-      {waitingForFirstToken ? (
-        <div className="flex gap-1 py-2" aria-label="Agent is working">
+      {working ? (
+        <div className="flex gap-1 py-2" role="status" aria-label="Agent is working" data-testid="turn-working">
           {[0, 1, 2].map((dot) => (
-            <span key={dot} className="size-1.5 animate-soft-pulse rounded-full bg-zinc-400" style={{ animationDelay: `${dot * 0.2}s` }} />
+            <span key={dot} className="size-1.5 animate-soft-pulse rounded-full bg-tone-neutral-solid" style={{ animationDelay: `${dot * 0.2}s` }} />
           ))}
         </div>
       ) : null}
