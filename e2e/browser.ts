@@ -42,8 +42,8 @@ export interface BdkClient extends BdkServer {
 }
 
 /** The playground reads the bearer token from localStorage (the navbar field writes it there). */
-export function signIn(context: BrowserContext, token: string): Promise<void> {
-  return context.addInitScript((value) => window.localStorage.setItem("bdk.bearerToken", value), token);
+export async function signIn(context: BrowserContext, token: string): Promise<void> {
+  await context.addInitScript((value) => window.localStorage.setItem("bdk.bearerToken", value), token);
 }
 
 export function bdkClient(server: BdkServer, browser: Browser): BdkClient {

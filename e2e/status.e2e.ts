@@ -37,6 +37,15 @@ async function serveSession(page: Page, sessionId: string, drafts: Array<Pick<An
   );
 }
 
+/** This session's row in the Runs list (searching by id leaves it alone). */
+async function runsRowOf(page: Page, sessionId: string): Promise<Locator> {
+  await openTab(page, "Runs");
+  await page.getByRole("searchbox", { name: "Search sessions" }).fill(sessionId.slice(-8));
+  const row = page.getByTestId("session-row");
+  await expect(row).toHaveCount(1);
+  return row;
+}
+
 test("a parked approval says 'needs approval' in Chat and Runs; once answered the chat is idle, in a neutral colour", async ({ page }) => {
   await page.goto("/playground");
   await sendMessage(page, SUBMIT("status check"));
@@ -47,11 +56,7 @@ test("a parked approval says 'needs approval' in Chat and Runs; once answered th
   await expect(activity).toHaveText("needs approval");
   const sessionId = sessionIdOf(page)!;
 
-  await openTab(page, "Runs");
-  // Searching by id leaves this session's row alone.
-  await page.getByRole("searchbox", { name: "Search sessions" }).fill(sessionId.slice(-8));
-  const row = page.getByTestId("session-row");
-  await expect(row).toHaveCount(1);
+  let row = await runsRowOf(page, sessionId);
   await expect(row.getByText("needs approval"), "the Runs list says why it waits").toBeVisible();
   await expect(row.getByText("running", { exact: true })).toHaveCount(0);
 
@@ -62,7 +67,7 @@ test("a parked approval says 'needs approval' in Chat and Runs; once answered th
   expect(await colourOf(activity.getByText("idle")), "idle is neutral, not the warning colour").toBe(await tokenColour(page, "tone-neutral"));
   expect(await tokenColour(page, "tone-neutral")).not.toBe(await tokenColour(page, "tone-warning"));
 
-  await openTab(page, "Runs");
+  row = await runsRowOf(page, sessionId);
   await expect(row.getByText("idle", { exact: true }), "an answered chat is idle in Runs").toBeVisible();
   expect(await colourOf(row.getByText("idle", { exact: true }))).toBe(await tokenColour(page, "tone-neutral"));
 });
