@@ -52,7 +52,7 @@ function toneColours(name: string, hue: string): Record<string, Mode> {
     [`tone-${name}`]: ink,
     [`tone-${name}-soft`]: name === "neutral" ? ["zinc-100", "zinc-800"] : [`${hue}-50`, `${hue}-500/15`],
     [`tone-${name}-line`]: name === "neutral" ? ["zinc-200", "zinc-700"] : [`${hue}-200`, `${hue}-500/30`],
-    [`tone-${name}-solid`]: name === "neutral" ? ["zinc-400", "zinc-500"] : [`${hue}-500`, `${hue}-400`],
+    [`tone-${name}-solid`]: name === "neutral" ? ["zinc-400", "zinc-500"] : [`${hue}-600`, `${hue}-500`],
   };
 }
 
