@@ -1,4 +1,4 @@
-// Tailwind v4 runs as a PostCSS plugin; its theme lives in app/globals.css (CSS-first config).
+// Tailwind v4 runs as a PostCSS plugin; the design tokens live in tailwind.config.ts (loaded by `@config` in app/globals.css).
 export default {
   plugins: { "@tailwindcss/postcss": {} },
 };

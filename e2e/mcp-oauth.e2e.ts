@@ -8,10 +8,12 @@ import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startOAuthMcpServer } from "../test/support/oauth-mcp-server.ts";
-import { createContext, eventually, openTab, sendMessage, type E2eTest } from "./harness.ts";
+import { bdkClient } from "./browser.ts";
+import { expect, openTab, sendMessage, test } from "./harness.ts";
+import { KIT_DIR } from "./main-server.ts";
 import { startServer } from "./server-process.ts";
 
-function oauthProject(kitDir: string, mcpUrl: string): string {
+function oauthProject(mcpUrl: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), "bdk-e2e-oauth-"));
   const files: Record<string, string> = {
     "bot/agent.ts": 'import { defineAgent } from "@cursor/bdk";\nexport default defineAgent({ name: "oauth-dev", model: "scripted", tools: [] });\n',
@@ -22,39 +24,33 @@ function oauthProject(kitDir: string, mcpUrl: string): string {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
-  symlinkSync(path.join(kitDir, "node_modules"), path.join(dir, "node_modules"), "dir");
+  symlinkSync(path.join(KIT_DIR, "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;
 }
 
-export const tests: E2eTest[] = [
-  {
-    name: "Connect an OAuth MCP connection from a parked tool call",
-    async run(outer) {
-      const mcp = await startOAuthMcpServer();
-      const project = oauthProject(outer.kitDir, mcp.url);
-      const server = await startServer(outer.kitDir, project, path.join(import.meta.dirname, ".work"), ["--dev"], "oauth-dev");
-      const ctx = createContext(outer.kitDir, server.baseUrl, server.token, outer.browser);
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground");
-        await openTab(page, "Chat");
-        await sendMessage(page, "linear__connect please");
-        const tool = page.locator("[data-testid=tool-call][data-tool=linear__connect]");
-        await eventually("the call waits for sign-in", async () => (await tool.getAttribute("data-status")) === "awaiting_authorization");
+test("Connect an OAuth MCP connection from a parked tool call", async ({ browser }) => {
+  const mcp = await startOAuthMcpServer();
+  const project = oauthProject(mcp.url);
+  const server = await startServer(KIT_DIR, project, path.join(import.meta.dirname, ".work"), ["--dev"], "oauth-dev");
+  const { page, context } = await bdkClient(server, browser).newPage();
+  try {
+    await page.goto("/playground");
+    await openTab(page, "Chat");
+    await sendMessage(page, "linear__connect please");
+    const tool = page.locator("[data-testid=tool-call][data-tool=linear__connect]");
+    await expect(tool, "the call waits for sign-in").toHaveAttribute("data-status", "awaiting_authorization");
 
-        const [tab] = await Promise.all([context.waitForEvent("page"), tool.getByRole("button", { name: "Connect linear" }).click()]);
-        await tab.getByText("Connected linear. You can close this tab.").waitFor();
-        await tab.close();
+    const [tab] = await Promise.all([context.waitForEvent("page"), tool.getByRole("button", { name: "Connect linear" }).click()]);
+    await expect(tab.getByText("Connected linear. You can close this tab.")).toBeVisible();
+    await tab.close();
 
-        await eventually("the call finished", async () => (await tool.getAttribute("data-status")) === "done");
-        await tool.getByRole("button", { expanded: false }).click();
-        await eventually("the result lists the connection's tools", async () => ((await tool.textContent()) ?? "").includes("linear__say"));
-      } finally {
-        await context.close();
-        await server.stop();
-        await mcp.close();
-        rmSync(project, { recursive: true, force: true });
-      }
-    },
-  },
-];
+    await expect(tool, "the call finished").toHaveAttribute("data-status", "done");
+    await tool.getByRole("button", { expanded: false }).click();
+    await expect(tool, "the result lists the connection's tools").toContainText("linear__say");
+  } finally {
+    await context.close();
+    await server.stop();
+    await mcp.close();
+    rmSync(project, { recursive: true, force: true });
+  }
+});

@@ -1,314 +1,214 @@
 /** The playground against a real `bdk serve` (pr-approver, scripted model). */
-import type { Page } from "playwright-core";
-import { assert, assertEqual, composer, eventually, openTab, sendMessage, sessionIdOf, type E2eContext, type E2eTest } from "./harness.ts";
+import type { Page } from "@playwright/test";
+import type { BdkClient } from "./browser.ts";
+import { composer, expect, openTab, sendMessage, sessionIdOf, test } from "./harness.ts";
 import { syntheticEvents } from "./synthetic-session.ts";
 
 const PR_MESSAGE = "Inspect https://github.com/acme/checkout/pull/42";
 
 async function waitForTurns(page: Page, count: number): Promise<void> {
-  await eventually(`${count} finished turn(s)`, async () => (await page.locator('[data-testid=turn][data-status="completed"]').count()) >= count, 20_000);
+  await expect(page.locator('[data-testid=turn][data-status="completed"]'), `${count} finished turn(s)`).toHaveCount(count);
 }
 
-async function lastIndexOf(ctx: E2eContext, sessionId: string): Promise<number> {
-  const { session } = await ctx.api<{ session: { lastIndex: number } }>(`/v1/session/${sessionId}`);
+/** Asks about the PR in a new chat and waits for the answer; returns the session id. */
+async function chatAboutPr(page: Page): Promise<string> {
+  await page.goto("/playground");
+  await sendMessage(page, PR_MESSAGE);
+  await waitForTurns(page, 1);
+  const sessionId = sessionIdOf(page);
+  expect(sessionId, `URL carries the session id, got ${page.url()}`).toMatch(/^ses_/);
+  return sessionId!;
+}
+
+async function lastIndexOf(bdk: BdkClient, sessionId: string): Promise<number> {
+  const { session } = await bdk.api<{ session: { lastIndex: number } }>(`/v1/session/${sessionId}`);
   return session.lastIndex;
 }
 
-export const tests: E2eTest[] = [
-  {
-    name: "chat streams the answer with an inline inspect_pr tool call",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground");
-        await sendMessage(page, PR_MESSAGE);
-        const tool = page.locator("[data-testid=tool-call][data-tool=inspect_pr]");
-        await tool.waitFor();
-        await eventually("inspect_pr finished", async () => (await tool.getAttribute("data-status")) === "done");
-        await eventually("the streamed answer", async () => (await page.getByTestId("assistant-text").last().textContent())?.includes("inspect_pr returned"));
-        await waitForTurns(page, 1);
-        const footer = await page.getByTestId("turn-footer").first().textContent();
-        assert(/in · .*out/.test(footer ?? ""), `turn footer shows token usage, got ${footer}`);
-        await page.getByTestId("scripted-banner").waitFor();
+test("chat streams the answer with an inline inspect_pr tool call", async ({ page }) => {
+  await page.goto("/playground");
+  await sendMessage(page, PR_MESSAGE);
+  const tool = page.locator("[data-testid=tool-call][data-tool=inspect_pr]");
+  await expect(tool, "inspect_pr finished").toHaveAttribute("data-status", "done");
+  await expect(page.getByTestId("assistant-text").last(), "the streamed answer").toContainText("inspect_pr returned");
+  await waitForTurns(page, 1);
+  await expect(page.getByTestId("turn-footer").first(), "turn footer shows token usage").toHaveText(/in · .*out/);
+  await expect(page.getByTestId("scripted-banner")).toBeVisible();
 
-        await tool.getByRole("button").first().click();
-        const card = (await tool.textContent()) ?? "";
-        assert(card.includes("Arguments") && card.includes("Output") && card.includes("README.md"), "expanded card shows arguments and output");
+  await tool.getByRole("button").first().click();
+  for (const part of ["Arguments", "Output", "README.md"]) await expect(tool, "expanded card shows arguments and output").toContainText(part);
+  expect(sessionIdOf(page), `URL carries the session id, got ${page.url()}`).toMatch(/^ses_/);
+});
 
-        const sessionId = sessionIdOf(page);
-        assert(sessionId?.startsWith("ses_"), `URL carries the session id, got ${page.url()}`);
-        ctx.shared.set("sessionId", sessionId);
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "reloading mid-session rebuilds the view without duplicates",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground");
-        await sendMessage(page, PR_MESSAGE);
-        await waitForTurns(page, 1);
-        const sessionId = sessionIdOf(page)!;
-        await sendMessage(page, "Inspect https://github.com/acme/checkout/pull/43 again");
-        await eventually("the follow-up was accepted", async () => (await page.getByTestId("user-message").count()) === 2);
-        await page.reload();
-        await waitForTurns(page, 2);
-        await page.waitForTimeout(500);
-        assertEqual(await page.getByTestId("user-message").count(), 2, "user messages after reload");
-        assertEqual(await page.getByTestId("turn").count(), 2, "turns after reload");
-        assertEqual(await page.locator("[data-testid=tool-call]").count(), 2, "tool calls after reload");
-        const lastIndex = await lastIndexOf(ctx, sessionId);
-        const remembered = await page.evaluate((id) => window.sessionStorage.getItem(`bdk.lastIndex.${id}`), sessionId);
-        assertEqual(Number(remembered), lastIndex, "last index remembered in sessionStorage");
+test("reloading mid-session rebuilds the view without duplicates", async ({ page, bdk }) => {
+  const sessionId = await chatAboutPr(page);
+  await sendMessage(page, "Inspect https://github.com/acme/checkout/pull/43 again");
+  await expect(page.getByTestId("user-message"), "the follow-up was accepted").toHaveCount(2);
+  await page.reload();
+  await waitForTurns(page, 2);
+  await expect(page.getByTestId("user-message"), "user messages after reload").toHaveCount(2);
+  await expect(page.getByTestId("turn"), "turns after reload").toHaveCount(2);
+  await expect(page.locator("[data-testid=tool-call]"), "tool calls after reload").toHaveCount(2);
+  const lastIndex = await lastIndexOf(bdk, sessionId);
+  const remembered = await page.evaluate((id) => window.sessionStorage.getItem(`bdk.lastIndex.${id}`), sessionId);
+  expect(Number(remembered), "last index remembered in sessionStorage").toBe(lastIndex);
 
-        await openTab(page, "Raw");
-        await eventually("raw count", async () => (await page.getByTestId("raw-count").textContent()) === `${lastIndex + 1} events`);
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "Raw, Trace, Agent and Logs tabs show the session and the agent",
-    async run(ctx) {
-      const sessionId = ctx.shared.get("sessionId") as string;
-      assert(sessionId, "needs the session from the chat test");
-      const lastIndex = await lastIndexOf(ctx, sessionId);
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto(`/playground?sessionId=${sessionId}&tab=raw`);
-        await eventually("all events listed", async () => (await page.getByTestId("raw-count").textContent()) === `${lastIndex + 1} events`);
-        const deltas = page.getByRole("button", { name: /^message\.appended/ });
-        const deltaCount = Number(((await deltas.textContent()) ?? "").replace(/\D+/g, ""));
-        assert(deltaCount > 1, `the answer arrived as several deltas (got ${deltaCount})`);
-        await deltas.click();
-        await eventually("type filter applied", async () => (await page.getByTestId("raw-count").textContent()) === `${deltaCount} of ${lastIndex + 1}`);
+  await openTab(page, "Raw");
+  await expect(page.getByTestId("raw-count")).toHaveText(`${lastIndex + 1} events`);
+});
 
-        await openTab(page, "Trace");
-        const chart = page.getByTestId("trace-chart");
-        await chart.waitFor();
-        const chartText = (await chart.textContent()) ?? "";
-        assert(chartText.includes("Turn 1") && chartText.includes("inspect_pr") && chartText.includes("Step"), "trace shows turn, step and tool rows");
+test("Raw, Trace, Agent and Logs tabs show the session and the agent", async ({ page, bdk }) => {
+  const sessionId = await chatAboutPr(page);
+  const lastIndex = await lastIndexOf(bdk, sessionId);
+  await page.goto(`/playground?sessionId=${sessionId}&tab=raw`);
+  await expect(page.getByTestId("raw-count"), "all events listed").toHaveText(`${lastIndex + 1} events`);
+  const deltas = page.getByRole("button", { name: /^message\.appended/ });
+  const deltaCount = Number(((await deltas.textContent()) ?? "").replace(/\D+/g, ""));
+  expect(deltaCount, "the answer arrived as several deltas").toBeGreaterThan(1);
+  await deltas.click();
+  await expect(page.getByTestId("raw-count"), "type filter applied").toHaveText(`${deltaCount} of ${lastIndex + 1}`);
 
-        await openTab(page, "Agent");
-        await eventually("two tools", async () => (await page.getByTestId("agent-tool").count()) === 2);
-        assert(((await page.getByTestId("agent-tool").nth(1).textContent()) ?? "").includes("needs approval"), "submit_review is marked as needing approval");
+  await openTab(page, "Trace");
+  const chart = page.getByTestId("trace-chart");
+  for (const row of ["Turn 1", "inspect_pr", "Step"]) await expect(chart, "trace shows turn, step and tool rows").toContainText(row);
 
-        await openTab(page, "Logs");
-        await page.getByRole("heading", { name: "Server logs" }).waitFor();
-        assertEqual(await page.locator("main [role=alert]").count(), 0, "no error on the Logs tab");
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "/help opens from the slash autocomplete and lists commands",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground");
-        await composer(page).fill("/");
-        await page.getByRole("listbox", { name: "Commands" }).waitFor();
-        await page.getByRole("option", { name: /\/help/ }).waitFor();
-        await composer(page).press("Enter");
-        assertEqual(await composer(page).inputValue(), "/help", "Enter completes the highlighted command");
-        await composer(page).press("Enter");
-        const note = page.getByTestId("chat-note").last();
-        await note.waitFor();
-        assert(((await note.textContent()) ?? "").includes("/help"), "the help note lists /help");
-        await sendMessage(page, "/no-such-command");
-        await eventually("unknown command note", async () => ((await page.getByTestId("chat-note").last().textContent()) ?? "").includes("Unknown command"));
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "Runs search finds sessions by title and by id",
-    async run(ctx) {
-      const sessionId = ctx.shared.get("sessionId") as string;
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground?tab=runs");
-        await eventually("sessions listed", async () => (await page.getByTestId("session-row").count()) >= 2);
-        const search = page.getByRole("searchbox", { name: "Search sessions" });
-        await search.fill(sessionId.slice(-8));
-        await eventually("search by id", async () => (await page.getByTestId("session-row").count()) === 1);
-        await search.fill("acme/checkout/pull/42");
-        await eventually("search by title", async () => {
-          const rows = page.getByTestId("session-row");
-          const count = await rows.count();
-          return count >= 1 && ((await rows.first().textContent()) ?? "").includes("pull/42");
-        });
-        await search.fill("nothing-matches-this-xyz");
-        await page.getByText("No session matches").waitFor();
-        await search.fill(sessionId.slice(-8));
-        await eventually("search by id again", async () => (await page.getByTestId("session-row").count()) === 1);
-        await page.getByTestId("session-row").getByRole("button", { name: "Trace" }).click();
-        await page.getByTestId("trace-chart").waitFor();
-        assertEqual(sessionIdOf(page), sessionId, "Trace opened the searched session");
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "a needsApproval call parks inline, shows in the inbox, and runs once approved",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground");
-        await sendMessage(page, 'submit_review {"prUrl":"https://github.com/acme/checkout/pull/42","verdict":"approve","body":"LGTM"}');
-        const tool = page.locator("[data-testid=tool-call][data-tool=submit_review]");
-        await eventually("parked for approval", async () => (await tool.getAttribute("data-status")) === "awaiting_approval");
-        await tool.getByRole("button", { name: "Approve" }).waitFor();
+  await openTab(page, "Agent");
+  await expect(page.getByTestId("agent-tool"), "two tools").toHaveCount(2);
+  await expect(page.getByTestId("agent-tool").nth(1), "submit_review is marked as needing approval").toContainText("needs approval");
 
-        await openTab(page, "Approvals");
-        const card = page.getByTestId("approval").filter({ hasText: "submit_review" });
-        await card.waitFor();
-        assert(((await card.textContent()) ?? "").includes("LGTM"), "the inbox shows the tool input");
-        await card.getByRole("button", { name: "Approve" }).click();
+  await openTab(page, "Logs");
+  await expect(page.getByRole("heading", { name: "Server logs" })).toBeVisible();
+  await expect(page.locator("main [role=alert]"), "no error on the Logs tab").toHaveCount(0);
+});
 
-        await openTab(page, "Chat");
-        await eventually("submit_review ran", async () => (await tool.getAttribute("data-status")) === "done", 20_000);
-        await eventually("inbox empty", async () => (await ctx.api<{ approvals: unknown[] }>("/v1/approvals")).approvals.length === 0);
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "Evals: run all from the browser, read per-assertion results, compare two runs",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground?tab=evals");
-        await page.getByRole("checkbox").first().waitFor();
-        const runAll = page.getByRole("button", { name: "Run all" });
-        await runAll.click();
-        const run = page.getByTestId("eval-run");
-        await eventually("the run finished", async () => ((await run.textContent()) ?? "").includes("passed"), 30_000);
-        await eventually("every case has a verdict", async () => {
-          const cases = page.getByTestId("eval-case");
-          const count = await cases.count();
-          return count > 0 && !((await run.textContent()) ?? "").includes("running");
-        }, 30_000);
-        assert(((await page.getByTestId("eval-case").first().textContent()) ?? "").length > 0, "cases are listed");
+test("/help opens from the slash autocomplete and lists commands", async ({ page }) => {
+  await page.goto("/playground");
+  await composer(page).fill("/");
+  await expect(page.getByRole("listbox", { name: "Commands" })).toBeVisible();
+  await expect(page.getByRole("option", { name: /\/help/ })).toBeVisible();
+  await composer(page).press("Enter");
+  await expect(composer(page), "Enter completes the highlighted command").toHaveValue("/help");
+  await composer(page).press("Enter");
+  await expect(page.getByTestId("chat-note").last(), "the help note lists /help").toContainText("/help");
+  await sendMessage(page, "/no-such-command");
+  await expect(page.getByTestId("chat-note").last()).toContainText("Unknown command");
+});
 
-        await runAll.click();
-        await eventually("two runs listed", async () => (await page.getByRole("button", { name: "Compare" }).count()) >= 1, 30_000);
-        await page.getByRole("button", { name: "Compare" }).first().click();
-        const compare = page.getByTestId("eval-compare");
-        await compare.waitFor();
-        assert(((await compare.textContent()) ?? "").includes("unchanged"), "a deterministic rerun compares as unchanged");
+test("Runs search finds sessions by title and by id", async ({ page }) => {
+  const sessionId = await chatAboutPr(page);
+  await page.goto("/playground?tab=runs");
+  await expect(page.getByTestId("session-row").first()).toBeVisible();
+  const search = page.getByRole("searchbox", { name: "Search sessions" });
+  await search.fill(sessionId.slice(-8));
+  await expect(page.getByTestId("session-row"), "search by id").toHaveCount(1);
+  await search.fill("acme/checkout/pull/42");
+  await expect(page.getByTestId("session-row").first(), "search by title").toContainText("pull/42");
+  await search.fill("nothing-matches-this-xyz");
+  await expect(page.getByText("No session matches")).toBeVisible();
+  await search.fill(sessionId.slice(-8));
+  await expect(page.getByTestId("session-row"), "search by id again").toHaveCount(1);
+  await page.getByTestId("session-row").getByRole("button", { name: "Trace" }).click();
+  await expect(page.getByTestId("trace-chart")).toBeVisible();
+  expect(sessionIdOf(page), "Trace opened the searched session").toBe(sessionId);
+});
 
-        await page.getByRole("button", { name: "Close" }).click();
-        const trace = page.getByTestId("eval-case").getByRole("button", { name: "Trace" }).first();
-        if (await trace.count()) {
-          await trace.click();
-          await page.getByTestId("trace-chart").waitFor();
-        }
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "Stop interrupts a running turn",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground");
-        await sendMessage(page, 'submit_review {"prUrl":"https://github.com/acme/checkout/pull/7","verdict":"comment","body":"Looks fine"}');
-        const tool = page.locator("[data-testid=tool-call][data-tool=submit_review]");
-        await eventually("parked for approval", async () => (await tool.getAttribute("data-status")) === "awaiting_approval");
-        await page.getByTestId("stop-button").click();
-        await eventually("turn cancelled", async () => (await page.getByTestId("turn").last().getAttribute("data-status")) === "cancelled");
-        assertEqual(await tool.getAttribute("data-status"), "denied", "the parked call was denied by the stop");
-        assert(((await page.getByTestId("turn-footer").last().textContent()) ?? "").includes("stopped"), "the turn says it was stopped");
-        await page.getByTestId("stop-button").waitFor({ state: "detached" });
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "a 401 asks for the bearer token in the navbar",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.route("**/v1/info", (route) =>
-          route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ ok: false, error: "unauthenticated", message: "A bearer token is required." }) }),
-        );
-        await page.goto("/playground");
-        await page.getByText("A bearer token is required.").waitFor();
-        const field = page.getByLabel("Bearer token");
-        await eventually("token field asks", async () => (await field.getAttribute("placeholder")) === "Token required" || (await field.evaluate((el) => el === document.activeElement)));
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "the tab list is keyboard navigable",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground");
-        await page.getByRole("tab", { name: "Chat" }).focus();
-        await page.keyboard.press("ArrowRight");
-        assertEqual(await page.evaluate(() => document.activeElement?.textContent), "Runs", "ArrowRight focuses Runs");
-        assertEqual(await page.getByRole("tab", { name: "Runs" }).getAttribute("aria-selected"), "true", "Runs selected");
-        await page.keyboard.press("End");
-        assertEqual(await page.getByRole("tab", { name: "Logs" }).getAttribute("aria-selected"), "true", "End selects Logs");
-        await page.keyboard.press("ArrowRight");
-        assertEqual(await page.getByRole("tab", { name: "Chat" }).getAttribute("aria-selected"), "true", "wraps around to Chat");
-        assertEqual(await page.getByRole("tab", { name: "Runs" }).getAttribute("tabindex"), "-1", "roving tabindex");
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "a deep link to an unknown session says so",
-    async run(ctx) {
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.goto("/playground?sessionId=ses_00000000000000000000000000");
-        await page.getByText("Session not found").waitFor();
-      } finally {
-        await context.close();
-      }
-    },
-  },
-  {
-    name: "a 5,000-event session opens in Raw (windowed) and in Trace",
-    async run(ctx) {
-      const sessionId = "ses_SYNTHETIC5000";
-      const body = syntheticEvents(sessionId, 5000).map((event) => JSON.stringify(event)).join("\n") + "\n";
-      const { page, context } = await ctx.newPage();
-      try {
-        await page.route(`**/v1/session/${sessionId}/events*`, (route) => route.fulfill({ status: 200, contentType: "application/x-ndjson", body }));
-        await page.route(`**/v1/session/${sessionId}/stream*`, (route) => route.fulfill({ status: 200, contentType: "application/x-ndjson", body: "\n" }));
-        await page.route(`**/v1/session/${sessionId}`, (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, session: { id: sessionId, title: "Synthetic" } }) }));
-        await page.goto(`/playground?sessionId=${sessionId}&tab=raw`);
-        await page.getByRole("tab", { name: "Raw" }).waitFor();
-        await eventually("5000 events listed", async () => (await page.getByTestId("raw-count").textContent()) === "5000 events", 10_000);
-        const rendered = await page.getByTestId("raw-row").count();
-        assert(rendered < 200, `the list is windowed (${rendered} rows in the DOM)`);
+test("a needsApproval call parks inline, shows in the inbox, and runs once approved", async ({ page, bdk }) => {
+  await page.goto("/playground");
+  await sendMessage(page, 'submit_review {"prUrl":"https://github.com/acme/checkout/pull/42","verdict":"approve","body":"LGTM"}');
+  const tool = page.locator("[data-testid=tool-call][data-tool=submit_review]");
+  await expect(tool, "parked for approval").toHaveAttribute("data-status", "awaiting_approval");
+  await expect(tool.getByRole("button", { name: "Approve" })).toBeVisible();
+  const sessionId = sessionIdOf(page);
 
-        // How fast is measured by bench/playground; here: it renders, all of it.
-        await openTab(page, "Trace");
-        await page.getByTestId("trace-chart").waitFor();
-        await openTab(page, "Chat");
-        await page.locator('[data-testid=turn]').last().waitFor();
-      } finally {
-        await context.close();
-      }
-    },
-  },
-];
+  await openTab(page, "Approvals");
+  const card = page.getByTestId("approval").filter({ hasText: "LGTM" });
+  await expect(card, "the inbox shows the tool input").toContainText("submit_review");
+  await card.getByRole("button", { name: "Approve" }).click();
+
+  await openTab(page, "Chat");
+  await expect(tool, "submit_review ran").toHaveAttribute("data-status", "done");
+  const pendingHere = async () => (await bdk.api<{ approvals: Array<{ sessionId: string }> }>("/v1/approvals")).approvals.filter((a) => a.sessionId === sessionId).length;
+  await expect.poll(pendingHere, { message: "nothing of this session left in the inbox" }).toBe(0);
+});
+
+test("Evals: run all from the browser, read per-assertion results, compare two runs", async ({ page }) => {
+  await page.goto("/playground?tab=evals");
+  await expect(page.getByRole("checkbox").first()).toBeVisible();
+  const runAll = page.getByRole("button", { name: "Run all" });
+  await runAll.click();
+  const run = page.getByTestId("eval-run");
+  await expect(run, "the run finished").toContainText("passed");
+  await expect(run, "every case has a verdict").not.toContainText("running");
+  await expect(page.getByTestId("eval-case").first(), "cases are listed").toHaveText(/\S/);
+
+  await runAll.click();
+  await expect(page.getByRole("button", { name: "Compare" }).first(), "two runs listed").toBeVisible();
+  await page.getByRole("button", { name: "Compare" }).first().click();
+  await expect(page.getByTestId("eval-compare"), "a deterministic rerun compares as unchanged").toContainText("unchanged");
+
+  await page.getByRole("button", { name: "Close" }).click();
+  const trace = page.getByTestId("eval-case").getByRole("button", { name: "Trace" }).first();
+  if (await trace.count()) {
+    await trace.click();
+    await expect(page.getByTestId("trace-chart")).toBeVisible();
+  }
+});
+
+test("Stop interrupts a running turn", async ({ page }) => {
+  await page.goto("/playground");
+  await sendMessage(page, 'submit_review {"prUrl":"https://github.com/acme/checkout/pull/7","verdict":"comment","body":"Looks fine"}');
+  const tool = page.locator("[data-testid=tool-call][data-tool=submit_review]");
+  await expect(tool, "parked for approval").toHaveAttribute("data-status", "awaiting_approval");
+  await page.getByTestId("stop-button").click();
+  await expect(page.getByTestId("turn").last(), "turn cancelled").toHaveAttribute("data-status", "cancelled");
+  await expect(tool, "the parked call was denied by the stop").toHaveAttribute("data-status", "denied");
+  await expect(page.getByTestId("turn-footer").last(), "the turn says it was stopped").toContainText("stopped");
+  await expect(page.getByTestId("stop-button")).toHaveCount(0);
+});
+
+test("a 401 asks for the bearer token in the navbar", async ({ page }) => {
+  await page.route("**/v1/info", (route) =>
+    route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ ok: false, error: "unauthenticated", message: "A bearer token is required." }) }),
+  );
+  await page.goto("/playground");
+  await expect(page.getByText("A bearer token is required.")).toBeVisible();
+  const field = page.getByLabel("Bearer token");
+  await expect
+    .poll(async () => (await field.getAttribute("placeholder")) === "Token required" || (await field.evaluate((el) => el === document.activeElement)), { message: "token field asks" })
+    .toBe(true);
+});
+
+test("the tab list is keyboard navigable", async ({ page }) => {
+  await page.goto("/playground");
+  await page.getByRole("tab", { name: "Chat" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "Runs" }), "ArrowRight focuses Runs").toBeFocused();
+  await expect(page.getByRole("tab", { name: "Runs" }), "Runs selected").toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("End");
+  await expect(page.getByRole("tab", { name: "Logs" }), "End selects Logs").toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "Chat" }), "wraps around to Chat").toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("tab", { name: "Runs" }), "roving tabindex").toHaveAttribute("tabindex", "-1");
+});
+
+test("a deep link to an unknown session says so", async ({ page }) => {
+  await page.goto("/playground?sessionId=ses_00000000000000000000000000");
+  await expect(page.getByText("Session not found")).toBeVisible();
+});
+
+test("a 5,000-event session opens in Raw (windowed) and in Trace", async ({ page }) => {
+  const sessionId = "ses_SYNTHETIC5000";
+  const body = syntheticEvents(sessionId, 5000).map((event) => JSON.stringify(event)).join("\n") + "\n";
+  await page.route(`**/v1/session/${sessionId}/events*`, (route) => route.fulfill({ status: 200, contentType: "application/x-ndjson", body }));
+  await page.route(`**/v1/session/${sessionId}/stream*`, (route) => route.fulfill({ status: 200, contentType: "application/x-ndjson", body: "\n" }));
+  await page.route(`**/v1/session/${sessionId}`, (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, session: { id: sessionId, title: "Synthetic" } }) }));
+  await page.goto(`/playground?sessionId=${sessionId}&tab=raw`);
+  await expect(page.getByTestId("raw-count"), "5000 events listed").toHaveText("5000 events");
+  expect(await page.getByTestId("raw-row").count(), "the list is windowed").toBeLessThan(200);
+
+  // How fast is measured by bench/playground; here: it renders, all of it.
+  await openTab(page, "Trace");
+  await expect(page.getByTestId("trace-chart")).toBeVisible();
+  await openTab(page, "Chat");
+  await expect(page.locator("[data-testid=turn]").last()).toBeVisible();
+});

@@ -2,8 +2,8 @@
 //
 //   node scripts/summary.mjs <step>=<exit status> ...
 //
-// A step whose report is test-results/<step>.json (vitest's JSON reporter, or
-// e2e/run.ts's {passed, failed}) adds its counts. A test file that failed
+// A step whose report is test-results/<step>.json (vitest's or Playwright
+// Test's JSON reporter) adds its counts. A test file that failed
 // outside any test (it did not load, or a hook threw) counts as one failure,
 // and so does a step that exited non-zero with nothing failed in its report
 // (a crash, a missing report, a failed type check): the line never says
@@ -30,12 +30,29 @@ function vitestCounts(report) {
   };
 }
 
+// Playwright Test: `unexpected` tests failed; an error outside any test (a file
+// that did not load, a failing webServer or global setup) is in `errors`.
+function playwrightCounts(report) {
+  const errors = report.errors ?? [];
+  const lines = errors.map((error) => {
+    const where = error.location ? `${path.relative(process.cwd(), error.location.file)}: ` : "";
+    return `  ${where}${(error.message ?? "failed outside any test").split("\n")[0]}`;
+  });
+  return {
+    passed: (report.stats.expected ?? 0) + (report.stats.flaky ?? 0),
+    failed: (report.stats.unexpected ?? 0) + errors.length,
+    skipped: report.stats.skipped ?? 0,
+    lines,
+  };
+}
+
 function counts(step) {
   const file = path.join("test-results", `${step}.json`);
   if (!existsSync(file)) return undefined;
   const report = JSON.parse(readFileSync(file, "utf8"));
   if ("numTotalTests" in report) return vitestCounts(report);
-  return { passed: report.passed ?? 0, failed: report.failed ?? 0, skipped: 0, lines: [] };
+  if ("stats" in report && "suites" in report) return playwrightCounts(report);
+  throw new Error(`${file} is neither a vitest nor a Playwright Test JSON report`);
 }
 
 let passed = 0;

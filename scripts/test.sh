@@ -43,8 +43,8 @@ else
 fi
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 if ls e2e/*.e2e.ts >/dev/null 2>&1; then
-  # Playwright driving Debian's Chromium.
-  step e2e node --import tsx e2e/run.ts
+  # Playwright Test driving Debian's Chromium (playwright.config.ts); its JSON report is test-results/e2e.json.
+  step e2e npx playwright test
 fi
 step vitest-node24 bash scripts/node24.sh --reporter=default --reporter=json --outputFile.json="$PWD/test-results/vitest-node24.json"
 # CI prints the performance figures beside their targets (never failing on a number); a local `npm test` skips them.

@@ -23,6 +23,7 @@ const STAGED = [
   "tsconfig.build.json",
   "next.config.mjs",
   "postcss.config.mjs",
+  "tailwind.config.ts",
   "bin",
   "cli",
   "server",

@@ -8,7 +8,7 @@ import { KIT_DIR } from "../server/kit-dir.ts";
 export { KIT_DIR };
 const SOURCE_DIRS = ["app", "components"];
 /** Files outside those folders that the Next.js bundle includes. */
-const SOURCE_FILES = ["next.config.mjs", "package.json", "postcss.config.mjs", "web/route-adapter.ts"];
+const SOURCE_FILES = ["next.config.mjs", "package.json", "postcss.config.mjs", "tailwind.config.ts", "web/route-adapter.ts"];
 const BUILD_ID = path.join(KIT_DIR, ".next", "BUILD_ID");
 const STAMP = path.join(KIT_DIR, ".next", "bdk-source-hash");
 

@@ -33,16 +33,16 @@ export default async function DocsIndexPage(props: Props) {
   return (
     <DocsShell query={query}>
       <h1 className="mb-1 text-2xl font-semibold tracking-tight">Search</h1>
-      <p className="mb-6 text-sm text-zinc-500 dark:text-zinc-400" data-testid="search-summary">
+      <p className="mb-6 text-sm text-fg-muted" data-testid="search-summary">
         {hits.length === 0 ? `No page mentions “${query}”.` : `${hits.length} page${hits.length === 1 ? "" : "s"} mention “${query}”.`}
       </p>
       <ol className="space-y-5" data-testid="search-results">
         {hits.map((hit) => (
           <li key={hit.slug}>
-            <a href={docsHref(hit.slug)} className="text-base font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+            <a href={docsHref(hit.slug)} className="text-base font-medium text-accent-fg hover:underline">
               {hit.title}
             </a>
-            <p className="mt-1 text-sm leading-relaxed text-zinc-600 dark:text-zinc-400">
+            <p className="mt-1 text-sm leading-relaxed text-fg-muted">
               {hit.snippet.before}
               <mark className="rounded-sm bg-amber-200/70 px-0.5 text-inherit dark:bg-amber-400/30">{hit.snippet.match}</mark>
               {hit.snippet.after}

@@ -7,7 +7,7 @@ export function DocsShell({ current, query, children }: { current?: string; quer
   const pages = listPages();
   return (
     <div className="min-h-dvh">
-      <header className="border-b border-zinc-200 dark:border-zinc-800">
+      <header className="border-b border-line">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-3 px-4 py-3">
           <a href="/docs" className="flex items-center gap-2">
             <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-xs font-bold text-white shadow-sm">
@@ -22,7 +22,7 @@ export function DocsShell({ current, query, children }: { current?: string; quer
               defaultValue={query}
               placeholder="Search the docs"
               aria-label="Search the docs"
-              className="h-9 w-full rounded-md border border-zinc-300 bg-white px-3 text-sm placeholder:text-zinc-400 focus-visible:border-indigo-500 focus-visible:outline-none dark:border-zinc-700 dark:bg-zinc-900 dark:placeholder:text-zinc-500"
+              className="h-9 w-full rounded-md border border-line-strong bg-surface-raised px-3 text-sm placeholder:text-fg-faint focus-visible:border-indigo-500 focus-visible:outline-none"
             />
             <button type="submit" className="h-9 rounded-md bg-indigo-600 px-3 text-sm font-medium text-white hover:bg-indigo-500">
               Search
@@ -40,8 +40,8 @@ export function DocsShell({ current, query, children }: { current?: string; quer
                   aria-current={page.slug === current ? "page" : undefined}
                   className={
                     page.slug === current
-                      ? "block rounded-md bg-indigo-50 px-2 py-1 font-medium text-indigo-700 dark:bg-indigo-500/10 dark:text-indigo-300"
-                      : "block rounded-md px-2 py-1 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-900 dark:hover:text-zinc-100"
+                      ? "block rounded-md bg-accent-soft px-2 py-1 font-medium text-accent-fg"
+                      : "block rounded-md px-2 py-1 text-fg-muted hover:bg-zinc-100 hover:text-fg dark:hover:bg-zinc-900"
                   }
                 >
                   {page.title}

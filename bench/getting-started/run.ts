@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { launchChromium } from "../../e2e/harness.ts";
+import { launchChromium } from "../../e2e/browser.ts";
 import { freePort } from "../../e2e/server-process.ts";
 
 const KIT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

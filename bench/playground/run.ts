@@ -8,7 +8,7 @@
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createContext, eventually, launchChromium, openTab } from "../../e2e/harness.ts";
+import { bdkClient, launchChromium, openTab } from "../../e2e/browser.ts";
 import { startServer } from "../../e2e/server-process.ts";
 import { syntheticEvents } from "../../e2e/synthetic-session.ts";
 
@@ -17,7 +17,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const server = await startServer(KIT_DIR, path.join(KIT_DIR, "bot-examples", "pr-approver"), path.join(KIT_DIR, "bench", ".work"));
 const browser = await launchChromium();
-const ctx = createContext(KIT_DIR, server.baseUrl, server.token, browser);
+const ctx = bdkClient(server, browser);
 try {
   // JavaScript of the playground route, as the browser downloads it.
   {
@@ -84,7 +84,7 @@ try {
       await page.goto(`/playground?sessionId=${sessionId}&tab=raw`);
       await page.getByRole("tab", { name: "Raw" }).waitFor();
       const rawStart = Date.now();
-      await eventually("5000 events listed", async () => (await page.getByTestId("raw-count").textContent()) === "5000 events", 10_000);
+      await page.getByTestId("raw-count").filter({ hasText: /^5000 events$/ }).waitFor({ timeout: 10_000 });
       raw.push(Date.now() - rawStart);
       const traceStart = Date.now();
       await openTab(page, "Trace");

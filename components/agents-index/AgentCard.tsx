@@ -9,20 +9,20 @@ export function AgentCard({ agent }: { agent: AgentIndexEntry }) {
     <li>
       <a
         href={href}
-        className="group flex h-full flex-col gap-2 rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-indigo-400 hover:shadow-md dark:border-zinc-800 dark:bg-zinc-900/60 dark:hover:border-indigo-500"
+        className="group flex h-full flex-col gap-2 rounded-xl border border-line bg-white p-4 shadow-sm transition hover:border-indigo-400 hover:shadow-md dark:bg-zinc-900/60 dark:hover:border-indigo-500"
       >
         <span className="flex items-center gap-2">
-          <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-50 text-sm font-bold text-indigo-700 dark:bg-indigo-500/15 dark:text-indigo-300">
+          <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-50 text-sm font-bold text-accent-fg dark:bg-indigo-500/15">
             {title.slice(0, 1).toUpperCase()}
           </span>
           <span className="min-w-0 flex-1">
             <span className="block truncate font-semibold">{title}</span>
-            <span className="block truncate font-mono text-xs text-zinc-500">{href}</span>
+            <span className="block truncate font-mono text-xs text-fg-muted">{href}</span>
           </span>
           <ChevronIcon className="size-4 text-zinc-400 group-hover:text-indigo-500" />
         </span>
-        {agent.description ? <span className="text-sm text-zinc-600 dark:text-zinc-400">{agent.description}</span> : null}
-        {model ? <span className="font-mono text-xs text-zinc-500">{model}</span> : null}
+        {agent.description ? <span className="text-sm text-fg-muted">{agent.description}</span> : null}
+        {model ? <span className="font-mono text-xs text-fg-muted">{model}</span> : null}
       </a>
     </li>
   );

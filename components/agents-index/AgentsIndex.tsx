@@ -17,7 +17,7 @@ export function AgentsIndex() {
   return (
     <QueryClientProvider client={queryClient}>
       <div className="min-h-dvh">
-        <header className="border-b border-zinc-200 dark:border-zinc-800">
+        <header className="border-b border-line">
           <div className="mx-auto flex max-w-5xl items-center gap-3 px-4 py-3">
             <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-xs font-bold text-white shadow-sm">B</span>
             <h1 className="flex-1 text-sm font-semibold tracking-tight">BDK agents</h1>

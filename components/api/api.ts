@@ -100,6 +100,9 @@ export function createApi(base: string) {
     authorizeConnection: (authorizePath: string) =>
       apiJson<{ ok: boolean; authorizationUrl?: string; authorized?: boolean }>(`${base}${authorizePath}`, jsonBody("POST")),
 
+    /** The dev-only schedule list: answers under `--dev` (where nothing fires on its own), 404 otherwise. */
+    devSchedules: (signal?: AbortSignal) => apiJson<{ ok: boolean; schedules: unknown[] }>(v1("/dev/schedules"), { signal }),
+
     fireSchedule: (name: string) =>
       apiJson<{ ok?: boolean; scheduleId: string; sessionIds: string[] }>(v1(`/dev/schedules/${enc(name)}`), jsonBody("POST")),
 

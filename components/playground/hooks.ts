@@ -1,11 +1,31 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { isMissingRoute } from "../api/errors.ts";
 import { useApi } from "./api-context.tsx";
 
 /** Shared queries (one cache entry per key, whichever tab asks). */
 export function useAgentInfo() {
   const api = useApi();
   return useQuery({ queryKey: ["info", api.base], queryFn: ({ signal }) => api.info(signal), staleTime: 30_000 });
+}
+
+/** True under `--dev` / `bdk dev` (its dev routes answer), false otherwise, undefined while asking. */
+export function useDevMode(): boolean | undefined {
+  const api = useApi();
+  const probe = useQuery({
+    queryKey: ["dev-mode", api.base],
+    queryFn: async ({ signal }) => {
+      try {
+        await api.devSchedules(signal);
+        return true;
+      } catch (error) {
+        if (isMissingRoute(error)) return false;
+        throw error;
+      }
+    },
+    staleTime: Infinity,
+  });
+  return probe.data;
 }
 
 export function useApprovals(poll = true) {

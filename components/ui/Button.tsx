@@ -5,12 +5,11 @@ type Variant = "primary" | "secondary" | "ghost" | "danger" | "success";
 type Size = "sm" | "md";
 
 const variants: Record<Variant, string> = {
-  primary: "bg-indigo-600 text-white hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400 shadow-sm",
-  secondary:
-    "border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
-  ghost: "text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white",
-  danger: "bg-red-600 text-white hover:bg-red-500 dark:bg-red-600 dark:hover:bg-red-500 shadow-sm",
-  success: "bg-emerald-600 text-white hover:bg-emerald-500 dark:bg-emerald-600 dark:hover:bg-emerald-500 shadow-sm",
+  primary: "bg-accent text-white hover:bg-accent/85 shadow-sm",
+  secondary: "border border-line-strong bg-surface-raised text-fg hover:bg-surface-hover",
+  ghost: "text-fg-soft hover:bg-surface-hover hover:text-fg",
+  danger: "bg-tone-danger-solid text-white hover:bg-tone-danger-solid/85 shadow-sm",
+  success: "bg-tone-success-solid text-white hover:bg-tone-success-solid/85 shadow-sm",
 };
 
 const sizes: Record<Size, string> = {
@@ -28,7 +27,7 @@ export function Button({ variant = "secondary", size = "md", className, type = "
     <button
       type={type}
       className={cx(
-        "inline-flex shrink-0 items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors",
+        "inline-flex shrink-0 items-center justify-center rounded-control font-medium whitespace-nowrap transition-colors",
         "disabled:pointer-events-none disabled:opacity-50",
         variants[variant],
         sizes[size],

@@ -9,7 +9,7 @@ export function ErrorNotice({ error, className, title }: { error: unknown; class
     <div
       role="alert"
       className={cx(
-        "flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200",
+        "flex items-start gap-2 rounded-md border border-tone-danger-line bg-tone-danger-soft px-3 py-2 text-sm text-tone-danger",
         className,
       )}
     >

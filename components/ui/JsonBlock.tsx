@@ -26,14 +26,14 @@ export const JsonBlock = memo(function JsonBlock({
         className={cx(
           "max-h-80 overflow-auto rounded-md px-3 py-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-words scrollbar-thin",
           tone === "error"
-            ? "bg-red-50 text-red-900 dark:bg-red-500/10 dark:text-red-200"
-            : "bg-zinc-50 text-zinc-800 dark:bg-zinc-950/60 dark:text-zinc-200",
+            ? "bg-tone-danger-soft text-red-900 dark:text-red-200"
+            : "bg-zinc-50 text-fg dark:bg-zinc-950/60",
         )}
       >
         {nodes}
       </pre>
       {shown.length < text.length ? (
-        <button type="button" className="mt-1 text-xs text-indigo-600 hover:underline dark:text-indigo-400" onClick={() => setFull(true)}>
+        <button type="button" className="mt-1 text-xs text-accent-fg hover:underline" onClick={() => setFull(true)}>
           Show all {Math.round(text.length / 1000)}k characters
         </button>
       ) : null}
@@ -50,13 +50,13 @@ function highlight(text: string) {
     if (at > last) out.push(text.slice(last, at));
     const [whole, str, colon, literal, num] = match;
     if (str !== undefined && colon !== undefined) {
-      out.push(<span key={key++} className="text-indigo-700 dark:text-indigo-300">{str}</span>, colon);
+      out.push(<span key={key++} className="text-accent-fg">{str}</span>, colon);
     } else if (str !== undefined) {
-      out.push(<span key={key++} className="text-emerald-700 dark:text-emerald-300">{str}</span>);
+      out.push(<span key={key++} className="text-tone-success">{str}</span>);
     } else if (literal !== undefined) {
-      out.push(<span key={key++} className="text-amber-700 dark:text-amber-300">{literal}</span>);
+      out.push(<span key={key++} className="text-tone-warning">{literal}</span>);
     } else if (num !== undefined) {
-      out.push(<span key={key++} className="text-sky-700 dark:text-sky-300">{num}</span>);
+      out.push(<span key={key++} className="text-tone-info">{num}</span>);
     } else {
       out.push(whole);
     }

@@ -50,9 +50,9 @@ export function Modal({ title, onClose, children, footer }: { title: ReactNode; 
         tabIndex={-1}
         onKeyDown={onKeyDown}
         onMouseDown={(event) => event.stopPropagation()}
-        className="flex max-h-[92vh] w-full max-w-2xl flex-col overflow-hidden rounded-t-xl border border-zinc-200 bg-white shadow-2xl sm:rounded-xl dark:border-zinc-800 dark:bg-zinc-900"
+        className="flex max-h-[92vh] w-full max-w-2xl flex-col overflow-hidden rounded-t-xl border border-line bg-surface-raised shadow-2xl sm:rounded-xl"
       >
-        <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+        <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
           <h2 id={titleId} className="min-w-0 truncate text-sm font-semibold">
             {title}
           </h2>
@@ -61,13 +61,13 @@ export function Modal({ title, onClose, children, footer }: { title: ReactNode; 
             data-close
             aria-label="Close"
             onClick={onClose}
-            className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-white"
+            className="rounded p-1 text-fg-muted hover:bg-surface-hover hover:text-zinc-900 dark:hover:text-white"
           >
             <XIcon />
           </button>
         </div>
         <div className="min-h-0 flex-1 overflow-auto p-4">{children}</div>
-        {footer ? <div className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 px-4 py-3 dark:border-zinc-800">{footer}</div> : null}
+        {footer ? <div className="flex flex-wrap items-center justify-end gap-2 border-t border-line px-4 py-3">{footer}</div> : null}
       </div>
     </div>
   );

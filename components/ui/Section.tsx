@@ -20,10 +20,10 @@ export function Section({
   return (
     <section className={cx("space-y-3", className)} aria-labelledby={id}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={id} className="flex items-center gap-2 text-sm font-semibold tracking-tight text-zinc-900 dark:text-zinc-100">
+        <h2 id={id} className="flex items-center gap-2 text-sm font-semibold tracking-tight text-fg">
           {title}
           {count !== undefined ? (
-            <span className="rounded-full bg-zinc-100 px-1.5 text-[11px] font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{count}</span>
+            <span className="rounded-full bg-surface-hover px-1.5 text-caption font-medium text-fg-soft">{count}</span>
           ) : null}
         </h2>
         {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}

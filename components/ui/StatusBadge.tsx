@@ -1,18 +1,19 @@
 import { Badge, type Tone } from "./Badge.tsx";
 
 const toneByStatus: Record<string, Tone> = {
-  running: "sky",
-  queued: "sky",
-  waiting: "amber",
+  running: "info",
+  queued: "info",
+  "needs approval": "warning",
+  // A chat waiting for its next message is at rest, not in trouble.
   idle: "neutral",
-  completed: "green",
-  passed: "green",
-  pass: "green",
-  failed: "red",
-  fail: "red",
-  error: "red",
+  completed: "success",
+  passed: "success",
+  pass: "success",
+  failed: "danger",
+  fail: "danger",
+  error: "danger",
   cancelled: "neutral",
-  interrupted: "amber",
+  interrupted: "warning",
 };
 
 /** A session, turn or eval status as a coloured pill; "running" pulses. */

@@ -61,8 +61,8 @@ export function TabList<T extends string>({
             className={cx(
               "relative inline-flex h-8 shrink-0 items-center gap-1.5 rounded-md px-3 text-sm font-medium transition-colors",
               selected
-                ? "bg-zinc-900 text-white dark:bg-white dark:text-zinc-900"
-                : "text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-white",
+                ? "bg-zinc-900 text-surface-raised dark:bg-white"
+                : "text-fg-muted hover:bg-surface-hover hover:text-zinc-900 dark:hover:text-white",
             )}
           >
             {tab.label}

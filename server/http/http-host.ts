@@ -37,6 +37,11 @@ export interface HttpHostOptions {
   docs?: boolean;
 }
 
+/** The session a route is about (`/v1/session/:id/...`), for its log lines. */
+function sessionOf(params: Record<string, string>): { sessionId?: string } {
+  return params.id?.startsWith("ses_") ? { sessionId: params.id } : {};
+}
+
 /**
  * Every built-in HTTP route as a plain `Request → Response` function: auth,
  * agent lookup, the route, the error envelope. Next.js route files call in.
@@ -84,7 +89,7 @@ export class HttpHost {
         basePath: this.basePath(slug),
       });
     } catch (error) {
-      return this.failure(error, mounted, { route: name });
+      return this.failure(error, mounted, request, { route: name, ...sessionOf(params) });
     }
   }
 
@@ -104,18 +109,32 @@ export class HttpHost {
         facts: requestFacts(request),
       });
     } catch (error) {
-      return this.failure(error, mounted, { channelPath: params.path });
+      return this.failure(error, mounted, request, { channelPath: params.path });
     }
   }
 
-  /** The error envelope for the client; an unexpected error's stack goes to the agent's log only. */
-  private failure(error: unknown, mounted: MountedAgent | undefined, where: Record<string, unknown>): Response {
-    return errorResponse(error, (internal) =>
+  /**
+   * The error envelope for the client. An unexpected error's stack goes to
+   * the agent's log only; a 4xx answer is logged too (with the session it was
+   * about), so "why did my call fail" is answered in the Logs tab.
+   */
+  private failure(error: unknown, mounted: MountedAgent | undefined, request: Request, where: Record<string, unknown>): Response {
+    const response = errorResponse(error, (internal) =>
       mounted?.opened.logger.error("Unhandled error in a route", {
         ...where,
         error: internal instanceof Error ? (internal.stack ?? internal.message) : String(internal),
       }),
     );
+    if (mounted && BdkError.isInstance(error) && error.status >= 400 && error.status < 500 && where.route !== "logs") {
+      // Single mode serves `/v1/...` through a rewrite to `/<slug>/v1/...`: log the path the caller used.
+      const internal = new URL(request.url).pathname;
+      const slug = `/${mounted.slug}`;
+      const pathname = this.options.mode === "single" && internal.startsWith(`${slug}/`) ? internal.slice(slug.length) : internal;
+      // A missing or wrong token is the caller's setup, and a client without one retries every few seconds: info, not warn.
+      const level = error.status === 401 ? "info" : "warn";
+      mounted.opened.logger[level](`${request.method} ${pathname} → ${error.status} ${error.code}: ${error.message}`, { ...where, status: error.status, code: error.code });
+    }
+    return response;
   }
 
   /** `GET /v1/agents`: the JSON index of mounted agents. */

@@ -14,7 +14,7 @@ import { McpConnections } from "../mcp/connections.ts";
 import type { MemoryJournal } from "../memory/journal.ts";
 import { recallSection, rememberTurn, shareJournal } from "../memory/memory.ts";
 import { messageOf } from "../protocol/errors.ts";
-import { addUsage, type AnyBdkEvent, type EventDraft } from "../protocol/events.ts";
+import { addUsage, type AnyBdkEvent, type EventDataByType, type EventDraft } from "../protocol/events.ts";
 import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
@@ -51,6 +51,17 @@ export interface TurnExecutorOptions {
   mcp?: Pick<McpConnections, "modelTools">;
 }
 
+/** A call that came back as an error (thrown, invalid input, denied, an MCP error result), in the log with its session. */
+function logToolError(logger: Logger, sessionId: string, turnId: string, result: EventDataByType["action.result"]): void {
+  const output = typeof result.output === "string" ? result.output : JSON.stringify(result.output) ?? "";
+  logger.warn(`Tool ${result.name} returned an error: ${output.length > 300 ? `${output.slice(0, 299)}…` : output}`, {
+    sessionId,
+    turnId,
+    toolCallId: result.toolCallId,
+    tool: result.name,
+  });
+}
+
 const DELETED: TurnEnd = { status: "cancelled", code: "deleted", message: "The session was deleted." };
 
 export class TurnExecutor {
@@ -59,6 +70,7 @@ export class TurnExecutor {
   async run(sessionId: string, turnId: string, start: TurnStart, agent: ResolvedAgent, controller: AbortController): Promise<TurnEnd> {
     const { store, log, lives, workspaces, services } = this.options;
     const emit = (draft: EventDraft): AnyBdkEvent[] => {
+      if (draft.type === "action.result" && draft.data.isError) logToolError(this.options.logger, sessionId, turnId, draft.data);
       // Everything a turn records within one tick is stored in one transaction; only
       // message.received is written at once, because its index is needed right away.
       if (draft.type !== "message.received") {

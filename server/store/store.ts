@@ -12,6 +12,7 @@ import { createEventsRepository, type EventsRepository } from "./events.ts";
 import { createKvRepository, type KvRepository } from "./kv.ts";
 import { createLeasesRepository, type LeasesRepository } from "./leases.ts";
 import { createLogsRepository, type LogsRepository } from "./logs.ts";
+import type { LogLevel } from "./types.ts";
 import { createMemoryRepository, type MemoryRepository } from "./memory.ts";
 import { createRemindersRepository, type RemindersRepository } from "./reminders.ts";
 import { createSessionsRepository, type SessionsRepository } from "./sessions.ts";
@@ -25,6 +26,8 @@ export interface StoreOptions {
   clock?: () => Date;
   /** Folder of the generated SQL migrations; defaults to the one beside this module (bundlers may move it). */
   migrationsFolder?: string;
+  /** Log lines kept per level (default LOG_RETENTION). */
+  logRetention?: Readonly<Record<LogLevel, number>>;
 }
 
 export interface Store extends Transactions {
@@ -51,7 +54,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
   const { db, sqlite } = openDatabase(stateRoot, options.migrationsFolder);
   const tx = createTransactions(sqlite);
   const ctx = { db, sqlite, stateRoot, now: () => clock().toISOString(), tx };
-  const logs = createLogsRepository(ctx);
+  const logs = createLogsRepository(ctx, options.logRetention);
   const leases = createLeasesRepository(ctx);
   const events = createEventsRepository(ctx, (message) => logs.append("warn", message));
   // The trace files a crash can have cut short are those of the last events stored: bounded work, whatever the store's size.

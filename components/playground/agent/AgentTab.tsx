@@ -32,17 +32,17 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
       <div className={`${cardClass} flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3`}>
         <div className="min-w-0">
           <p className="text-base font-semibold">{info.displayName ?? info.name ?? "Agent"}</p>
-          {info.description ? <p className="text-sm text-zinc-500">{info.description}</p> : null}
+          {info.description ? <p className="text-sm text-fg-muted">{info.description}</p> : null}
           {info.instructions?.source ? (
-            <p className="mt-1 truncate text-xs text-zinc-500" title={info.instructions.firstLine}>
-              instructions <span className="font-mono text-zinc-700 dark:text-zinc-300">{info.instructions.source}</span>
+            <p className="mt-1 truncate text-xs text-fg-muted" title={info.instructions.firstLine}>
+              instructions <span className="font-mono text-fg-soft">{info.instructions.source}</span>
               {typeof info.instructions.length === "number" ? ` · ${info.instructions.length.toLocaleString()} characters` : ""}
               {info.instructions.firstLine ? ` · ${info.instructions.firstLine}` : ""}
             </p>
           ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-1.5 text-xs">
-          <span className="text-zinc-500">model</span>
+          <span className="text-fg-muted">model</span>
           <span className="font-mono">{model.id ?? "—"}</span>
           {model.params.map((param) => (
             <Badge key={param}>{param}</Badge>
@@ -78,7 +78,7 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
         {schedules.length === 0 ? (
           <EmptyState title="No schedules" className="py-6" />
         ) : (
-          <ul className={`${cardClass} divide-y divide-zinc-200 dark:divide-zinc-800`}>
+          <ul className={`${cardClass} divide-y divide-line`}>
             {schedules.map((schedule) => (
               <ScheduleRow key={schedule.name} schedule={schedule} />
             ))}

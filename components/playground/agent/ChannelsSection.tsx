@@ -24,26 +24,26 @@ export function ChannelsSection({ channels }: { channels: ChannelInfo[] }) {
         <ul className="space-y-3">
           {channels.map((channel) => (
             <li key={channel.id} className={`${cardClass} overflow-hidden`}>
-              <div className="flex items-center gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
+              <div className="flex items-center gap-2 border-b border-line px-4 py-2.5">
                 <span className="font-mono text-sm font-semibold">{channel.id}</span>
                 {channel.pack ? <Badge>{channel.pack}</Badge> : null}
               </div>
               {(channel.routes ?? []).length === 0 ? (
-                <p className="px-4 py-3 text-xs text-zinc-500">No HTTP routes.</p>
+                <p className="px-4 py-3 text-xs text-fg-muted">No HTTP routes.</p>
               ) : (
-                <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
+                <ul className="divide-y divide-surface-hover">
                   {(channel.routes ?? []).map((route, index) => {
                     const method = (route.method ?? "POST").toUpperCase();
                     return (
                       <li key={`${method} ${route.path}-${index}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2.5">
-                        <Badge tone="indigo" className="w-14 justify-center font-mono">
+                        <Badge tone="accent" className="w-14 justify-center font-mono">
                           {method}
                         </Badge>
                         <span className="min-w-0 flex-1 basis-48">
                           <span className="block truncate font-mono text-xs" title={api.channelRouteUrl(channel.id, route.path ?? "/")}>
                             {api.channelRouteUrl(channel.id, route.path ?? "/")}
                           </span>
-                          {route.description ? <span className="block text-xs text-zinc-500">{route.description}</span> : null}
+                          {route.description ? <span className="block text-xs text-fg-muted">{route.description}</span> : null}
                         </span>
                         <Button size="sm" variant="secondary" onClick={() => setTrying({ channelId: channel.id, route })}>
                           <PlayIcon className="size-3" /> Try

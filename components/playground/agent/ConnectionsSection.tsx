@@ -8,7 +8,7 @@ import { Section } from "../../ui/Section.tsx";
 import { cardClass } from "../../ui/styles.ts";
 import { useApi } from "../api-context.tsx";
 
-const TONES: Record<string, Tone> = { connected: "green", error: "red", idle: "neutral" };
+const TONES: Record<string, Tone> = { connected: "success", error: "danger", idle: "neutral" };
 
 /**
  * The agent's MCP connections with their client state. Host connections
@@ -37,7 +37,7 @@ export function ConnectionsSection({ connections }: { connections: ConnectionInf
       {shown.length === 0 ? (
         <EmptyState title="No MCP connections" className="py-6" />
       ) : (
-        <ul className={`${cardClass} divide-y divide-zinc-200 dark:divide-zinc-800`}>
+        <ul className={`${cardClass} divide-y divide-line`}>
           {shown.map((connection) => (
             <ConnectionRow key={connection.name} connection={connection} />
           ))}
@@ -59,19 +59,19 @@ function ConnectionRow({ connection }: { connection: ConnectionInfo }) {
           </Badge>
         ) : null}
       </div>
-      {connection.description ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{connection.description}</p> : null}
+      {connection.description ? <p className="text-sm text-fg-muted">{connection.description}</p> : null}
       {connection.target ? (
-        <p className="truncate font-mono text-xs text-zinc-500" title={connection.target}>
+        <p className="truncate font-mono text-xs text-fg-muted" title={connection.target}>
           {connection.target}
         </p>
       ) : null}
       {connection.tools?.length ? (
-        <p className="text-xs text-zinc-500">
-          tools <span className="font-mono text-zinc-700 dark:text-zinc-300">{connection.tools.join(", ")}</span>
+        <p className="text-xs text-fg-muted">
+          tools <span className="font-mono text-fg-soft">{connection.tools.join(", ")}</span>
         </p>
       ) : null}
       {connection.error ? (
-        <p role="alert" className="text-xs break-words text-red-600 dark:text-red-400">
+        <p role="alert" className="text-xs break-words text-tone-danger">
           {connection.error}
         </p>
       ) : null}

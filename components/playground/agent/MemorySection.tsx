@@ -36,12 +36,12 @@ export function MemorySection() {
       {list.length === 0 ? (
         <EmptyState title="Nothing remembered yet" className="py-6" />
       ) : (
-        <ul className={`${cardClass} divide-y divide-zinc-200 dark:divide-zinc-800`}>
+        <ul className={`${cardClass} divide-y divide-line`}>
           {list.map((note) => (
             <li key={note.id} className="flex items-start gap-3 px-4 py-2.5 text-sm">
               <div className="min-w-0 flex-1">
                 <p className="whitespace-pre-wrap break-words">{note.note}</p>
-                <p className="mt-1 text-xs text-zinc-500">
+                <p className="mt-1 text-xs text-fg-muted">
                   {note.principal.type}:{note.principal.id} · {new Date(note.createdAt).toLocaleString()}
                 </p>
               </div>

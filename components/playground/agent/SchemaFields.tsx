@@ -3,17 +3,17 @@ import { schemaFields } from "../schema/json-schema.ts";
 /** A JSON Schema's top-level fields as a compact list: name, type, required. */
 export function SchemaFields({ schema }: { schema: unknown }) {
   const fields = schemaFields(schema);
-  if (fields.length === 0) return <p className="text-xs text-zinc-500">No input fields.</p>;
+  if (fields.length === 0) return <p className="text-xs text-fg-muted">No input fields.</p>;
   return (
     <ul className="space-y-1 text-xs">
       {fields.map((field) => (
         <li key={field.name} className="flex flex-wrap items-baseline gap-x-2">
-          <span className="font-mono font-medium text-zinc-800 dark:text-zinc-200">
+          <span className="font-mono font-medium text-fg">
             {field.name}
             {field.required ? <span className="text-red-500" title="required">*</span> : null}
           </span>
-          <span className="font-mono text-indigo-600 dark:text-indigo-400">{field.type}</span>
-          {field.description ? <span className="text-zinc-500">{field.description}</span> : null}
+          <span className="font-mono text-accent-fg">{field.type}</span>
+          {field.description ? <span className="text-fg-muted">{field.description}</span> : null}
         </li>
       ))}
     </ul>

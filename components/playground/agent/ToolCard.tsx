@@ -14,20 +14,20 @@ export function ToolCard({ tool }: { tool: ToolInfo }) {
     <li className={`${cardClass} space-y-2 p-4`} data-testid="agent-tool">
       <div className="flex flex-wrap items-center gap-1.5">
         <span className="mr-1 font-mono text-sm font-semibold">{tool.name}</span>
-        {tool.execution ? <Badge tone={tool.execution === "agent" ? "violet" : "sky"}>{tool.execution}</Badge> : null}
+        {tool.execution ? <Badge tone={tool.execution === "agent" ? "special" : "info"}>{tool.execution}</Badge> : null}
         {tool.effect ? (
-          <Badge tone={tool.effect === "write" ? "amber" : tool.effect === "read" ? "green" : "neutral"}>
+          <Badge tone={tool.effect === "write" ? "warning" : tool.effect === "read" ? "success" : "neutral"}>
             {tool.effectDefault ? `${tool.effect} (default)` : tool.effect}
           </Badge>
         ) : null}
-        {approval ? <Badge tone="red">{approval === true ? "needs approval" : `approval: ${String(approval)}`}</Badge> : null}
+        {approval ? <Badge tone="danger">{approval === true ? "needs approval" : `approval: ${String(approval)}`}</Badge> : null}
         {tool.source && tool.source !== "authored" ? <Badge>{tool.source}</Badge> : null}
       </div>
-      {tool.description ? <p className="text-sm whitespace-pre-line text-zinc-600 dark:text-zinc-400">{tool.description.trim()}</p> : null}
+      {tool.description ? <p className="text-sm whitespace-pre-line text-fg-muted">{tool.description.trim()}</p> : null}
       {tool.inputSchema ? (
         <div className="space-y-2">
           <SchemaFields schema={tool.inputSchema} />
-          <button type="button" className="text-xs text-indigo-600 hover:underline dark:text-indigo-400" aria-expanded={showSchema} onClick={() => setShowSchema(!showSchema)}>
+          <button type="button" className="text-xs text-accent-fg hover:underline" aria-expanded={showSchema} onClick={() => setShowSchema(!showSchema)}>
             {showSchema ? "Hide" : "Show"} JSON Schema
           </button>
           {showSchema ? <JsonBlock value={tool.inputSchema} /> : null}

@@ -61,7 +61,7 @@ export function TryModal({ channelId, route, onClose }: { channelId: string; rou
     <Modal
       title={
         <span className="flex items-center gap-2">
-          Try <Badge tone="indigo">{method}</Badge> <span className="truncate font-mono text-xs">{url}</span>
+          Try <Badge tone="accent">{method}</Badge> <span className="truncate font-mono text-xs">{url}</span>
         </span>
       }
       onClose={onClose}
@@ -80,23 +80,23 @@ export function TryModal({ channelId, route, onClose }: { channelId: string; rou
       }
     >
       <div className="space-y-4">
-        {route.description ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{route.description}</p> : null}
+        {route.description ? <p className="text-sm text-fg-muted">{route.description}</p> : null}
         {hasBody ? (
           <div className="space-y-2">
-            <label htmlFor="try-body" className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">
+            <label htmlFor="try-body" className="text-xs font-semibold tracking-wide text-fg-muted uppercase">
               JSON body
             </label>
             <textarea id="try-body" className={textareaClass} rows={8} spellCheck={false} value={text} onChange={(event) => setText(event.target.value)} />
-            {!parsed.ok ? <p className="text-xs text-red-600 dark:text-red-400">{parsed.message}</p> : null}
+            {!parsed.ok ? <p className="text-xs text-tone-danger">{parsed.message}</p> : null}
             {route.bodySchema ? <SchemaFields schema={route.bodySchema} /> : null}
           </div>
         ) : null}
-        {send.isError ? <p className="text-sm text-red-600 dark:text-red-400">{errorMessage(send.error)}</p> : null}
+        {send.isError ? <p className="text-sm text-tone-danger">{errorMessage(send.error)}</p> : null}
         {result ? (
           <div className="space-y-2" data-testid="try-result">
             <div className="flex flex-wrap items-center gap-2 text-sm">
-              <Badge tone={result.ok ? "green" : "red"}>{result.status}</Badge>
-              <span className="text-xs text-zinc-500">{formatDuration(result.durationMs)}</span>
+              <Badge tone={result.ok ? "success" : "danger"}>{result.status}</Badge>
+              <span className="text-xs text-fg-muted">{formatDuration(result.durationMs)}</span>
               {result.sessionId ? (
                 <Button
                   size="sm"
@@ -111,7 +111,7 @@ export function TryModal({ channelId, route, onClose }: { channelId: string; rou
                 </Button>
               ) : null}
             </div>
-            {result.body !== null && result.body !== "" ? <JsonBlock value={result.body} tone={result.ok ? "neutral" : "error"} /> : <p className="text-xs text-zinc-500">Empty response body.</p>}
+            {result.body !== null && result.body !== "" ? <JsonBlock value={result.body} tone={result.ok ? "neutral" : "error"} /> : <p className="text-xs text-fg-muted">Empty response body.</p>}
           </div>
         ) : null}
       </div>

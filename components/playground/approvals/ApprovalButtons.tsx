@@ -19,7 +19,7 @@ export function ApprovalButtons({ sessionId, approvalId, compact = false }: { se
   });
 
   if (resolve.isSuccess) {
-    return <p className="text-xs text-zinc-500 dark:text-zinc-400">{resolve.variables ? "Approved" : "Denied"}, waiting for the agent…</p>;
+    return <p className="text-xs text-fg-muted">{resolve.variables ? "Approved" : "Denied"}, waiting for the agent…</p>;
   }
   return (
     <div className="space-y-1.5">
@@ -39,7 +39,7 @@ export function ApprovalButtons({ sessionId, approvalId, compact = false }: { se
         </Button>
       </div>
       {resolve.isError ? (
-        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+        <p role="alert" className="text-xs text-tone-danger">
           {isApiError(resolve.error, 409) ? "Already resolved." : errorMessage(resolve.error)}
         </p>
       ) : null}

@@ -42,10 +42,10 @@ export function ApprovalsTab({ query }: { query: UseQueryResult<{ approvals: Pen
                 <div className="flex flex-wrap items-center gap-2">
                   <WrenchIcon className="size-4 text-amber-500" />
                   <span className="font-mono text-sm font-semibold">{approval.name}</span>
-                  <span className="text-xs text-zinc-500" title={formatDateTime(approval.createdAt)}>
+                  <span className="text-xs text-fg-muted" title={formatDateTime(approval.createdAt)}>
                     {relativeTime(approval.createdAt)}
                   </span>
-                  <span className="ml-auto flex items-center gap-1 text-xs text-zinc-500">
+                  <span className="ml-auto flex items-center gap-1 text-xs text-fg-muted">
                     in <span className="font-mono">{shortId(approval.sessionId)}</span>
                     <Button size="sm" variant="ghost" onClick={() => nav.openSession(approval.sessionId)}>
                       Open chat

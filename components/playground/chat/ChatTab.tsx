@@ -68,7 +68,7 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} actions={iterate.barActions} /> : null}
+      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} activity={transcript.activity} actions={iterate.barActions} /> : null}
       {iterate.dialogs}
       <div
         ref={scroller}
@@ -87,7 +87,7 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
             if (item.kind === "user") return <UserMessage key={item.key} text={item.text} files={item.files} actions={iterate.messageActions(item)} />;
             if (item.kind === "turn") return <TurnView key={item.key} turn={item} sessionId={sessionId ?? ""} />;
             return (
-              <p key={item.key} className={item.tone === "error" ? "text-center text-xs text-red-600 dark:text-red-400" : "text-center text-xs text-zinc-500"}>
+              <p key={item.key} className={item.tone === "error" ? "text-center text-xs text-tone-danger" : "text-center text-xs text-fg-muted"}>
                 {item.text}
               </p>
             );
@@ -95,7 +95,7 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
           {showPending ? <UserMessage text={pending.text} pending /> : null}
         </div>
       </div>
-      <div className="border-t border-zinc-200 bg-white/80 px-4 py-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/80">
+      <div className="border-t border-line bg-white/80 px-4 py-3 backdrop-blur dark:bg-zinc-950/80">
         <div className="mx-auto max-w-3xl">
           <Composer
             commands={commands}

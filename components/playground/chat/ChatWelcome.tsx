@@ -13,9 +13,9 @@ export function ChatWelcome({ info, commands, onPick }: { info: AgentInfo | unde
       </div>
       <div>
         <h2 className="text-lg font-semibold tracking-tight">Chat with {info?.displayName ?? info?.name ?? "your agent"}</h2>
-        {info?.description ? <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">{info.description}</p> : null}
+        {info?.description ? <p className="mt-1 text-sm text-fg-muted">{info.description}</p> : null}
         {tools.length ? (
-          <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400">
+          <p className="mt-2 text-xs text-fg-muted">
             Tools: {tools.map((tool) => tool.name).join(", ")}
             {(info?.tools?.length ?? 0) > tools.length ? "…" : ""}
           </p>
@@ -27,7 +27,7 @@ export function ChatWelcome({ info, commands, onPick }: { info: AgentInfo | unde
             key={text}
             type="button"
             onClick={() => onPick(text)}
-            className="rounded-full border border-zinc-300 px-3 py-1 text-xs text-zinc-700 hover:border-indigo-400 hover:bg-indigo-50 dark:border-zinc-700 dark:text-zinc-300 dark:hover:border-indigo-500 dark:hover:bg-indigo-500/10"
+            className="rounded-full border border-line-strong px-3 py-1 text-xs text-fg-soft hover:border-indigo-400 hover:bg-accent-soft dark:hover:border-indigo-500"
           >
             {text.trim()}
           </button>
@@ -35,7 +35,7 @@ export function ChatWelcome({ info, commands, onPick }: { info: AgentInfo | unde
       </div>
       {routeCommands.length ? (
         <p className="text-xs text-zinc-400">
-          Type <kbd className="rounded border border-zinc-300 px-1 font-mono dark:border-zinc-700">/</kbd> for commands such as {commandUsage(routeCommands[0])}
+          Type <kbd className="rounded border border-line-strong px-1 font-mono">/</kbd> for commands such as {commandUsage(routeCommands[0])}
         </p>
       ) : null}
     </div>

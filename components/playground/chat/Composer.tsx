@@ -101,7 +101,7 @@ export function Composer({
       }}
     >
       {menuOpen ? <SlashMenu id={menuId} commands={matches} active={active} onPick={complete} /> : null}
-      <div className="flex items-end gap-2 rounded-xl border border-zinc-300 bg-white p-1.5 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/20 dark:border-zinc-700 dark:bg-zinc-900">
+      <div className="flex items-end gap-2 rounded-xl border border-line-strong bg-surface-raised p-1.5 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/20">
         <textarea
           ref={textarea}
           rows={1}
@@ -116,7 +116,7 @@ export function Composer({
           aria-activedescendant={menuOpen ? `${menuId}-${active}` : undefined}
           onChange={(event) => onDraftChange(event.target.value)}
           onKeyDown={onKeyDown}
-          className="max-h-[200px] min-h-9 flex-1 resize-none bg-transparent px-2 py-1.5 text-sm leading-relaxed outline-none placeholder:text-zinc-400 focus-visible:outline-none disabled:opacity-60 dark:placeholder:text-zinc-500"
+          className="max-h-[200px] min-h-9 flex-1 resize-none bg-transparent px-2 py-1.5 text-sm leading-relaxed outline-none placeholder:text-fg-faint focus-visible:outline-none disabled:opacity-60"
         />
         {busy ? (
           <Button variant="secondary" onClick={onStop} aria-label="Stop the running turn" data-testid="stop-button">
@@ -128,7 +128,7 @@ export function Composer({
           <span className="hidden sm:inline">Send</span>
         </Button>
       </div>
-      {hint ? <p className="mt-1.5 px-1 text-xs text-zinc-500 dark:text-zinc-400">{hint}</p> : null}
+      {hint ? <p className="mt-1.5 px-1 text-xs text-fg-muted">{hint}</p> : null}
     </form>
   );
 }

@@ -35,10 +35,10 @@ export function ConnectButton({ connection, authorizePath }: { connection: strin
         <ExternalIcon className="size-3.5" /> Connect {connection}
       </Button>
       {connect.isSuccess ? (
-        <p className="text-xs text-zinc-500 dark:text-zinc-400">Finish signing in in the new tab; the turn continues by itself.</p>
+        <p className="text-xs text-fg-muted">Finish signing in in the new tab; the turn continues by itself.</p>
       ) : null}
       {connect.isError ? (
-        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+        <p role="alert" className="text-xs text-tone-danger">
           {errorMessage(connect.error)}
         </p>
       ) : null}

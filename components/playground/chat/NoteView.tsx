@@ -4,9 +4,9 @@ import { commandUsage } from "./slash-commands.ts";
 import type { ChatNote } from "./notes.ts";
 
 const tones: Record<ChatNote["tone"], string> = {
-  info: "border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60",
+  info: "border-line bg-zinc-50 dark:bg-zinc-900/60",
   success: "border-emerald-200 bg-emerald-50 dark:border-emerald-500/30 dark:bg-emerald-500/10",
-  error: "border-red-200 bg-red-50 text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200",
+  error: "border-tone-danger-line bg-tone-danger-soft text-tone-danger",
 };
 
 export function NoteView({ note, onOpenSession }: { note: ChatNote; onOpenSession: (id: string) => void }) {
@@ -18,8 +18,8 @@ export function NoteView({ note, onOpenSession }: { note: ChatNote; onOpenSessio
         <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-xs">
           {note.commands.map((command) => (
             <div key={command.name} className="contents">
-              <dt className="font-mono font-medium text-indigo-700 dark:text-indigo-300">{commandUsage(command)}</dt>
-              <dd className="text-zinc-600 dark:text-zinc-400">{command.description}</dd>
+              <dt className="font-mono font-medium text-accent-fg">{commandUsage(command)}</dt>
+              <dd className="text-fg-muted">{command.description}</dd>
             </div>
           ))}
         </dl>

@@ -15,7 +15,7 @@ export function ReasoningBlock({ text, done }: { text: string; done: boolean }) 
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen(!open)}
-        className="group flex max-w-full items-center gap-1.5 rounded px-1 py-0.5 text-zinc-500 hover:text-zinc-800 dark:text-zinc-400 dark:hover:text-zinc-200"
+        className="group flex max-w-full items-center gap-1.5 rounded px-1 py-0.5 text-fg-muted hover:text-fg"
       >
         <ChevronIcon className={cx("size-3.5 shrink-0 transition-transform", open && "rotate-90")} />
         <BrainIcon className="size-3.5 shrink-0" />
@@ -23,7 +23,7 @@ export function ReasoningBlock({ text, done }: { text: string; done: boolean }) 
         {!open && preview ? <span className="truncate text-xs opacity-70">{preview}</span> : null}
       </button>
       {open ? (
-        <div id={id} className="mt-1 ml-2 border-l-2 border-zinc-200 pl-3 text-xs leading-relaxed whitespace-pre-wrap text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+        <div id={id} className="mt-1 ml-2 border-l-2 border-zinc-200 pl-3 text-xs leading-relaxed whitespace-pre-wrap text-fg-muted dark:border-zinc-700">
           {text}
         </div>
       ) : null}

@@ -3,41 +3,50 @@ import { Button } from "../../ui/Button.tsx";
 import { PlusIcon } from "../../ui/icons.tsx";
 import { shortId } from "../../ui/format.ts";
 import { cx } from "../../ui/cx.ts";
+import { StatusBadge } from "../../ui/StatusBadge.tsx";
 import type { FeedStatus } from "../session/session-feed.ts";
+import type { SessionActivity } from "../session/session-status.ts";
 import { useNavigation } from "../navigation.tsx";
 
 const feedLabel: Record<FeedStatus, { text: string; dot: string }> = {
-  loading: { text: "loading", dot: "bg-zinc-400 animate-soft-pulse" },
-  live: { text: "live", dot: "bg-emerald-500" },
-  reconnecting: { text: "reconnecting", dot: "bg-amber-500 animate-soft-pulse" },
-  ended: { text: "ended", dot: "bg-zinc-400" },
-  error: { text: "error", dot: "bg-red-500" },
+  loading: { text: "loading", dot: "bg-tone-neutral-solid animate-soft-pulse" },
+  live: { text: "live", dot: "bg-tone-success-solid" },
+  reconnecting: { text: "reconnecting", dot: "bg-tone-warning-solid animate-soft-pulse" },
+  ended: { text: "ended", dot: "bg-tone-neutral-solid" },
+  error: { text: "error", dot: "bg-tone-danger-solid" },
 };
 
-/** Which session the chat shows, the stream state, and jumps to its trace and raw events. */
+/** Which session the chat shows, what it is doing, the stream state, and jumps to its trace and raw events. */
 export function SessionBar({
   sessionId,
   title,
   channel,
   status,
+  activity,
   actions,
 }: {
   sessionId: string;
   title?: string;
   channel?: string;
   status: FeedStatus | undefined;
+  activity: SessionActivity;
   /** More buttons before Trace (compare with the parent, save as eval). */
   actions?: ReactNode;
 }) {
   const nav = useNavigation();
   const label = feedLabel[status ?? "loading"];
   return (
-    <div className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+    <div className="flex items-center gap-3 border-b border-line px-4 py-2">
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium" title={title}>
-          {title || "Untitled session"}
+        <p className="flex items-center gap-2 text-sm font-medium">
+          <span className="truncate" title={title}>
+            {title || "Untitled session"}
+          </span>
+          <span data-testid="session-activity" data-activity={activity}>
+            <StatusBadge status={activity} />
+          </span>
         </p>
-        <p className="flex items-center gap-2 truncate text-xs text-zinc-500 dark:text-zinc-400">
+        <p className="flex items-center gap-2 truncate text-xs text-fg-muted">
           <span className="font-mono" title={sessionId}>
             {shortId(sessionId)}
           </span>

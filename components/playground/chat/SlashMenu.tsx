@@ -18,7 +18,7 @@ export function SlashMenu({
       id={id}
       role="listbox"
       aria-label="Commands"
-      className="absolute inset-x-0 bottom-full mb-2 max-h-64 overflow-auto rounded-lg border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+      className="absolute inset-x-0 bottom-full mb-2 max-h-64 overflow-auto rounded-lg border border-zinc-200 bg-surface-raised p-1 shadow-lg dark:border-zinc-700"
     >
       {commands.map((command, index) => (
         <li
@@ -36,7 +36,7 @@ export function SlashMenu({
           )}
         >
           <span className="shrink-0 font-mono font-medium">{commandUsage(command)}</span>
-          <span className="truncate text-xs text-zinc-500 dark:text-zinc-400">{command.description}</span>
+          <span className="truncate text-xs text-fg-muted">{command.description}</span>
         </li>
       ))}
     </ul>

@@ -11,12 +11,12 @@ import { ConnectButton } from "./ConnectButton.tsx";
 import type { ToolPart } from "./transcript.ts";
 
 const frame: Record<ToolPart["status"], string> = {
-  running: "border-zinc-200 dark:border-zinc-800",
-  awaiting_approval: "border-amber-300 dark:border-amber-500/40",
-  awaiting_authorization: "border-amber-300 dark:border-amber-500/40",
-  done: "border-zinc-200 dark:border-zinc-800",
+  running: "border-line",
+  awaiting_approval: "border-tone-warning-line",
+  awaiting_authorization: "border-tone-warning-line",
+  done: "border-line",
   error: "border-red-300 dark:border-red-500/40",
-  denied: "border-zinc-300 dark:border-zinc-700",
+  denied: "border-line-strong",
 };
 
 /** One tool call inline in the chat: name, arguments, then output or error, approval controls while parked. */
@@ -37,35 +37,35 @@ export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: s
         className="flex w-full items-center gap-2 px-3 py-2 text-left hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
       >
         <ChevronIcon className={cx("size-3.5 shrink-0 text-zinc-400 transition-transform", expanded && "rotate-90")} />
-        {part.subagent ? <RobotIcon className="size-4 shrink-0 text-violet-500" /> : <WrenchIcon className="size-4 shrink-0 text-zinc-500" />}
-        <span className="shrink-0 font-mono text-[13px] font-medium">{label}</span>
-        <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{expanded ? "" : previewJson(part.input, 120)}</span>
+        {part.subagent ? <RobotIcon className="size-4 shrink-0 text-violet-500" /> : <WrenchIcon className="size-4 shrink-0 text-fg-muted" />}
+        <span className="shrink-0 font-mono text-body-sm font-medium">{label}</span>
+        <span className="min-w-0 flex-1 truncate font-mono text-xs text-fg-muted">{expanded ? "" : previewJson(part.input, 120)}</span>
         <ToolStatus part={part} />
       </button>
       {expanded ? (
-        <div id={bodyId} className="space-y-3 border-t border-zinc-100 px-3 py-3 dark:border-zinc-800">
+        <div id={bodyId} className="space-y-3 border-t border-surface-hover px-3 py-3">
           <div>
-            <p className="mb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Arguments</p>
+            <p className="mb-1 text-caption font-semibold tracking-wide text-fg-muted uppercase">Arguments</p>
             <JsonBlock value={part.input ?? {}} />
           </div>
           {part.status === "awaiting_approval" && part.approval ? (
-            <div className="rounded-md bg-amber-50 p-3 dark:bg-amber-500/10">
-              <p className="mb-2 flex items-center gap-1.5 text-xs font-medium text-amber-900 dark:text-amber-200">
+            <div className="rounded-md bg-tone-warning-soft p-3">
+              <p className="mb-2 flex items-center gap-1.5 text-xs font-medium text-tone-warning">
                 <ShieldIcon className="size-3.5" /> This call needs your approval
               </p>
               <ApprovalButtons sessionId={sessionId} approvalId={part.approval.approvalId} />
             </div>
           ) : null}
           {part.status === "awaiting_authorization" && part.authorization ? (
-            <div className="rounded-md bg-amber-50 p-3 dark:bg-amber-500/10">
-              <p className="mb-2 flex items-center gap-1.5 text-xs font-medium text-amber-900 dark:text-amber-200">
+            <div className="rounded-md bg-tone-warning-soft p-3">
+              <p className="mb-2 flex items-center gap-1.5 text-xs font-medium text-tone-warning">
                 <ShieldIcon className="size-3.5" /> {part.authorization.connection} needs you to sign in before this call can run
               </p>
               <ConnectButton connection={part.authorization.connection} authorizePath={part.authorization.authorizePath} />
             </div>
           ) : null}
           {part.approval?.resolved ? (
-            <p className="text-xs text-zinc-500 dark:text-zinc-400">
+            <p className="text-xs text-fg-muted">
               {part.approval.resolved.approved ? "Approved" : "Denied"}
               {part.approval.resolved.by ? ` by ${part.approval.resolved.by}` : ""}
               {part.approval.resolved.reason ? `: “${part.approval.resolved.reason}”` : ""}
@@ -73,13 +73,13 @@ export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: s
           ) : null}
           {part.subagent?.result !== undefined ? (
             <div>
-              <p className="mb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Subagent result</p>
+              <p className="mb-1 text-caption font-semibold tracking-wide text-fg-muted uppercase">Subagent result</p>
               <JsonBlock value={part.subagent.result} tone={part.subagent.isError ? "error" : "neutral"} />
             </div>
           ) : null}
           {part.output !== undefined ? (
             <div>
-              <p className={cx("mb-1 text-[11px] font-semibold tracking-wide uppercase", part.status === "error" ? "text-red-600 dark:text-red-400" : "text-zinc-500")}>
+              <p className={cx("mb-1 text-caption font-semibold tracking-wide uppercase", part.status === "error" ? "text-tone-danger" : "text-fg-muted")}>
                 {part.status === "error" ? "Error" : "Output"}
               </p>
               <JsonBlock value={part.output} tone={part.status === "error" ? "error" : "neutral"} />
@@ -100,13 +100,13 @@ function ToolStatus({ part }: { part: ToolPart }) {
         </span>
       );
     case "awaiting_approval":
-      return <Badge tone="amber">needs approval</Badge>;
+      return <Badge tone="warning">needs approval</Badge>;
     case "awaiting_authorization":
-      return <Badge tone="amber">needs sign-in</Badge>;
+      return <Badge tone="warning">needs sign-in</Badge>;
     case "error":
       return (
         <span className="flex shrink-0 items-center gap-1.5">
-          <Badge tone="red">error</Badge>
+          <Badge tone="danger">error</Badge>
           <Duration ms={part.durationMs} />
         </span>
       );
@@ -116,11 +116,11 @@ function ToolStatus({ part }: { part: ToolPart }) {
       return (
         <span className="flex shrink-0 items-center gap-1.5">
           {part.stubbed ? (
-            <Badge tone="sky" title="The fork's stub answered; the tool did not run">
+            <Badge tone="info" title="The fork's stub answered; the tool did not run">
               stubbed
             </Badge>
           ) : null}
-          <Badge tone="green">ok</Badge>
+          <Badge tone="success">ok</Badge>
           <Duration ms={part.durationMs} />
         </span>
       );
@@ -128,5 +128,5 @@ function ToolStatus({ part }: { part: ToolPart }) {
 }
 
 function Duration({ ms }: { ms: number | undefined }) {
-  return ms === undefined ? null : <span className="text-xs tabular-nums text-zinc-500 dark:text-zinc-400">{formatDuration(ms)}</span>;
+  return ms === undefined ? null : <span className="text-xs tabular-nums text-fg-muted">{formatDuration(ms)}</span>;
 }

@@ -2,12 +2,12 @@ import { Badge } from "../../ui/Badge.tsx";
 import { formatCount, formatDuration } from "../../ui/format.ts";
 import type { TurnItem } from "./transcript.ts";
 
-/** Per-turn facts under the answer: model, tokens, duration; or why it did not finish. */
+/** Per-turn facts under the answer: model, tokens, duration; or why it did not finish (stopped, preempted, interrupted). */
 export function TurnFooter({ turn }: { turn: TurnItem }) {
-  if (turn.status === "running" || turn.status === "queued") return null;
+  if (turn.status === "starting" || turn.status === "running" || turn.status === "queued") return null;
   const usage = turn.usage;
   return (
-    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[11px] text-zinc-500 tabular-nums dark:text-zinc-400" data-testid="turn-footer">
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-caption text-fg-muted tabular-nums" data-testid="turn-footer">
       {turn.model ? <span className="font-mono">{turn.model}</span> : null}
       {usage ? (
         <span title={`${usage.inputTokens ?? 0} input · ${usage.outputTokens ?? 0} output · ${usage.cachedInputTokens ?? 0} cached`}>
@@ -16,8 +16,11 @@ export function TurnFooter({ turn }: { turn: TurnItem }) {
         </span>
       ) : null}
       {turn.durationMs !== undefined ? <span>{formatDuration(turn.durationMs)}</span> : null}
-      {turn.status === "cancelled" ? <Badge>stopped</Badge> : null}
-      {turn.status === "interrupted" ? <Badge tone="amber">interrupted</Badge> : null}
+      {turn.stop ? (
+        <Badge tone={turn.stop === "interrupted" ? "warning" : "neutral"} title={turn.error?.message}>
+          {turn.stop}
+        </Badge>
+      ) : null}
     </div>
   );
 }

@@ -109,4 +109,54 @@ describe("buildTranscript", () => {
     expect((transcript.items[0] as TurnItem).parts[0]).toMatchObject({ kind: "text", interim: true, done: true });
     expect(transcript.closed).toBe(true);
   });
+
+  it("has the turn working from message.received, before the turn records anything", () => {
+    const received = session([
+      { type: "session.started", data: { mode: "chat", channel: "http", principal: { type: "user", id: "local" } } },
+      { type: "message.received", turnId: T, data: { message: "hello" } },
+    ]);
+    const transcript = buildTranscript(received);
+    expect(transcript.items.map((item) => item.kind)).toEqual(["user", "turn"]);
+    expect(transcript.items[1]).toMatchObject({ turnId: T, status: "starting", parts: [] });
+    expect(transcript.busy).toBe(true);
+    expect(transcript.activity).toBe("running");
+
+    const started = buildTranscript(session([...received, { type: "turn.started", turnId: T, data: { model: "m" } }]));
+    expect(started.items.map((item) => item.kind)).toEqual(["user", "turn"]);
+    expect(started.items[1]).toMatchObject({ status: "running", model: "m" });
+  });
+
+  it("says why a turn ended early: the user's Stop, a newer message, a restart", () => {
+    const ended = (status: string, code: string) =>
+      buildTranscript(
+        session([
+          { type: "message.received", turnId: T, data: { message: "hi" } },
+          { type: "turn.started", turnId: T, data: { model: "m" } },
+          { type: "turn.failed", turnId: T, data: { status, code, message: "…" } },
+        ]),
+      ).items[1] as TurnItem;
+    expect(ended("cancelled", "cancelled")).toMatchObject({ status: "cancelled", stop: "stopped" });
+    expect(ended("cancelled", "preempted")).toMatchObject({ status: "cancelled", stop: "preempted" });
+    expect(ended("interrupted", "interrupted")).toMatchObject({ status: "interrupted", stop: "interrupted" });
+    expect(ended("failed", "model_error").stop).toBeUndefined();
+  });
+
+  it("calls a session parked on an approval 'needs approval', an answered chat 'idle'", () => {
+    const parked = session([
+      { type: "message.received", turnId: T, data: { message: "submit" } },
+      { type: "turn.started", turnId: T, data: { model: "m" } },
+      { type: "actions.requested", turnId: T, data: { actions: [{ toolCallId: "c1", name: "submit_review", input: {} }] } },
+      { type: "action.approval_requested", turnId: T, data: { approvalId: "apr_1", toolCallId: "c1", name: "submit_review", input: {} } },
+    ]);
+    expect(buildTranscript(parked).activity).toBe("needs approval");
+    const answered = session([
+      ...parked,
+      { type: "action.approval_resolved", turnId: T, data: { approvalId: "apr_1", toolCallId: "c1", approved: true, by: "user:local" } },
+      { type: "action.result", turnId: T, data: { toolCallId: "c1", name: "submit_review", output: {}, isError: false, durationMs: 3 } },
+    ]);
+    expect(buildTranscript(answered).activity).toBe("running");
+    const done = session([...answered, { type: "turn.completed", turnId: T, data: { result: "", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 }, durationMs: 9 } }]);
+    expect(buildTranscript(done).activity).toBe("idle");
+    expect(buildTranscript(session([...done, { type: "session.failed", data: { code: "x", message: "boom" } }])).activity).toBe("failed");
+  });
 });

@@ -4,6 +4,7 @@
  * Pure and O(events), so it can rerun on every streamed frame.
  */
 import type { AnyBdkEvent, TokenUsage } from "../../api/types.ts";
+import type { SessionActivity } from "../session/session-status.ts";
 
 export type ToolStatus = "running" | "awaiting_approval" | "awaiting_authorization" | "done" | "error" | "denied";
 
@@ -30,7 +31,11 @@ export type TurnPart =
   | { kind: "artifact"; key: string; id: string; title: string; artifactKind: string }
   | ToolPart;
 
-export type TurnStatus = "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
+/** `starting`: the message is stored (`message.received`) but the turn has recorded nothing else yet. */
+export type TurnStatus = "starting" | "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
+
+/** Why a turn ended early, as the playground says it: a user's Stop, a newer message, a server restart. */
+export type TurnStop = "stopped" | "preempted" | "interrupted";
 
 export interface TurnItem {
   kind: "turn";
@@ -44,6 +49,7 @@ export interface TurnItem {
   usage?: Partial<TokenUsage>;
   durationMs?: number;
   error?: { code?: string; message?: string };
+  stop?: TurnStop;
 }
 
 export interface UserItem {
@@ -70,8 +76,10 @@ export interface Transcript {
   title?: string;
   channel?: string;
   mode?: string;
-  /** A turn is queued or running. */
+  /** A turn is starting, queued or running. */
   busy: boolean;
+  /** What the session is doing now: a call parked on an approval is "needs approval", not "running". */
+  activity: SessionActivity;
   /** The session accepts no more messages (task session ended). */
   closed: boolean;
 }
@@ -119,6 +127,8 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
         break;
       case "message.received":
         items.push({ kind: "user", key: `user@${event.index}`, firstIndex: event.index, text: event.data.message ?? "", at: event.at, files: event.data.workspaceFiles });
+        // The turn answering it exists from here on, so the chat shows it working before its first event.
+        if (event.turnId) turnFor(event).status = "starting";
         break;
       case "turn.queued": {
         const turn = turnFor(event);
@@ -232,6 +242,7 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
         const turn = turnFor(event);
         turn.status = event.data.status === "cancelled" || event.data.status === "interrupted" ? event.data.status : "failed";
         turn.error = { code: event.data.code, message: event.data.message };
+        turn.stop = stopOf(event.data.status, event.data.code);
         settleOpenParts(turn);
         break;
       }
@@ -248,8 +259,25 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
     }
   }
 
-  const busy = [...turns.values()].some((turn) => turn.status === "running" || turn.status === "queued");
-  return { items, title, channel, mode, busy, closed };
+  const busy = [...turns.values()].some((turn) => turn.status === "starting" || turn.status === "running" || turn.status === "queued");
+  return { items, title, channel, mode, busy, closed, activity: activityOf(items, closed) };
+}
+
+function stopOf(status: string | undefined, code: string | undefined): TurnStop | undefined {
+  if (status === "interrupted") return "interrupted";
+  if (status !== "cancelled") return undefined;
+  return code === "preempted" ? "preempted" : "stopped";
+}
+
+function activityOf(items: TranscriptItem[], closed: boolean): SessionActivity {
+  const notice = items.findLast((item) => item.kind === "notice");
+  if (closed) return notice?.kind === "notice" && notice.tone === "error" ? "failed" : "completed";
+  // A parked approval outlives its turn (it stays resolvable after a restart): any pending one counts.
+  const turns = items.filter((item): item is TurnItem => item.kind === "turn");
+  if (turns.some((turn) => turn.parts.some((part) => part.kind === "tool" && part.status === "awaiting_approval"))) return "needs approval";
+  if (turns.some((turn) => turn.status === "starting" || turn.status === "running")) return "running";
+  if (turns.some((turn) => turn.status === "queued")) return "queued";
+  return "idle";
 }
 
 /** A turn that ended leaves nothing spinning: open text/reasoning is final, unfinished calls are marked failed. */

@@ -17,16 +17,16 @@ export function EvalCaseCard({ result }: { result: EvalCaseResult }) {
         <VerdictBadge verdict={verdictOf(result)} />
         <span className="min-w-0 flex-1 truncate font-mono text-sm">{result.caseId}</span>
         {result.passRate !== undefined && result.passRate < 1 && result.passRate > 0 ? (
-          <span className="text-xs text-zinc-500">{Math.round(result.passRate * 100)}% of iterations</span>
+          <span className="text-xs text-fg-muted">{Math.round(result.passRate * 100)}% of iterations</span>
         ) : null}
-        {result.durationMs !== undefined ? <span className="text-xs text-zinc-500">{formatDuration(result.durationMs)}</span> : null}
+        {result.durationMs !== undefined ? <span className="text-xs text-fg-muted">{formatDuration(result.durationMs)}</span> : null}
         {result.sessionId ? (
           <Button size="sm" variant="ghost" onClick={() => nav.openSession(result.sessionId!, "trace")}>
             Trace
           </Button>
         ) : null}
       </div>
-      {result.error ? <p className="text-xs break-words text-red-600 dark:text-red-400">{result.error}</p> : null}
+      {result.error ? <p className="text-xs break-words text-tone-danger">{result.error}</p> : null}
       {assertions.length ? (
         <ul className="space-y-1 pl-1">
           {assertions.map((assertion, index) => {
@@ -44,11 +44,11 @@ export function EvalCaseCard({ result }: { result: EvalCaseResult }) {
                   <p className="font-mono break-words">
                     <span className="font-medium">{assertion.label ?? assertion.name ?? `assertion ${index + 1}`}</span>
                     {soft ? <span className="ml-1.5 text-amber-600">(soft)</span> : null}
-                    {assertion.skipped ? <span className="ml-1.5 text-zinc-500">(skipped)</span> : null}
-                    {assertion.score !== undefined ? <span className="ml-1.5 text-zinc-500 tabular-nums">score {assertion.score.toFixed(2)}</span> : null}
+                    {assertion.skipped ? <span className="ml-1.5 text-fg-muted">(skipped)</span> : null}
+                    {assertion.score !== undefined ? <span className="ml-1.5 text-fg-muted tabular-nums">score {assertion.score.toFixed(2)}</span> : null}
                   </p>
                   {assertion.message ? (
-                    <p className="line-clamp-3 break-all text-zinc-500 dark:text-zinc-400" title={assertion.message}>
+                    <p className="line-clamp-3 break-all text-fg-muted" title={assertion.message}>
                       {assertion.message}
                     </p>
                   ) : null}

@@ -16,10 +16,10 @@ import { compareLocally, verdictOf } from "./eval-results.ts";
 import { VerdictBadge } from "./VerdictBadge.tsx";
 
 const changeTone: Record<string, Tone> = {
-  improved: "green",
-  regressed: "red",
-  changed: "amber",
-  added: "sky",
+  improved: "success",
+  regressed: "danger",
+  changed: "warning",
+  added: "info",
   removed: "neutral",
   not_run: "neutral",
   unchanged: "neutral",
@@ -54,8 +54,8 @@ export function EvalCompare({ before, after }: { before: string; after: string }
   return (
     <div className={`${cardClass} overflow-x-auto`} data-testid="eval-compare">
       <table className="w-full text-sm">
-        <thead className="text-left text-xs text-zinc-500">
-          <tr className="border-b border-zinc-200 dark:border-zinc-800">
+        <thead className="text-left text-xs text-fg-muted">
+          <tr className="border-b border-line">
             <th className="px-4 py-2 font-medium">Case</th>
             <th className="px-4 py-2 font-medium">
               Before <span className="font-mono font-normal">{shortId(before)}</span>

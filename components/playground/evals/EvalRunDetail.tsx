@@ -32,24 +32,24 @@ export function EvalRunDetail({ runId }: { runId: string }) {
   const data = run.data;
   return (
     <div className={`${cardClass} overflow-hidden`} data-testid="eval-run">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line px-4 py-3">
         <StatusBadge status={runBadgeStatus(data)} />
         {data.name ? <span className="text-sm font-medium">{data.name}</span> : null}
         <span className="font-mono text-sm" title={data.id}>
           {shortId(data.id)}
         </span>
-        <span className="text-xs text-zinc-500">{formatDateTime(data.startedAt)}</span>
-        {data.durationMs !== undefined ? <span className="text-xs text-zinc-500">{formatDuration(data.durationMs)}</span> : null}
+        <span className="text-xs text-fg-muted">{formatDateTime(data.startedAt)}</span>
+        {data.durationMs !== undefined ? <span className="text-xs text-fg-muted">{formatDuration(data.durationMs)}</span> : null}
         <span className="ml-auto text-sm font-medium">{runSummaryText(data)}</span>
       </div>
       {data.cases?.length ? (
-        <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+        <ul className="divide-y divide-line">
           {data.cases.map((result) => (
             <EvalCaseCard key={result.caseId} result={result} />
           ))}
         </ul>
       ) : (
-        <p className="px-4 py-6 text-center text-sm text-zinc-500">{data.status === "running" ? "Cases are running…" : "This run has no case results."}</p>
+        <p className="px-4 py-6 text-center text-sm text-fg-muted">{data.status === "running" ? "Cases are running…" : "This run has no case results."}</p>
       )}
     </div>
   );

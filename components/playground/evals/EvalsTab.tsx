@@ -52,12 +52,12 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
         </EmptyState>
         {discovered.length ? (
           <Section title="Discovered evals" count={discovered.length}>
-            <ul className={`${cardClass} divide-y divide-zinc-200 dark:divide-zinc-800`}>
+            <ul className={`${cardClass} divide-y divide-line`}>
               {discovered.map((item) => (
                 <li key={item.id} className="flex flex-wrap items-baseline gap-x-3 px-4 py-2.5">
                   <span className="font-mono text-sm">{item.id}</span>
-                  {item.file ? <span className="font-mono text-xs text-zinc-500">{item.file}</span> : null}
-                  <span className="text-xs text-zinc-500">{(item.tags ?? []).map((tag) => `#${tag}`).join(" ")}</span>
+                  {item.file ? <span className="font-mono text-xs text-fg-muted">{item.file}</span> : null}
+                  <span className="text-xs text-fg-muted">{(item.tags ?? []).map((tag) => `#${tag}`).join(" ")}</span>
                 </li>
               ))}
             </ul>
@@ -116,7 +116,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
           ) : list.length === 0 ? (
             <EmptyState title="No evals found">Add files under evals/ named *.eval.ts.</EmptyState>
           ) : (
-            <ul className={`${cardClass} divide-y divide-zinc-200 dark:divide-zinc-800`}>
+            <ul className={`${cardClass} divide-y divide-line`}>
               {list.map((item) => (
                 <li key={item.id} className="flex items-start gap-3 px-4 py-2.5">
                   <input
@@ -128,8 +128,8 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
                   />
                   <label htmlFor={`eval-${item.id}`} className="min-w-0 flex-1 cursor-pointer">
                     <span className="block font-mono text-sm">{item.id}</span>
-                    {item.description ? <span className="block text-xs text-zinc-500">{item.description}</span> : null}
-                    <span className="mt-0.5 flex flex-wrap gap-1 text-[11px] text-zinc-500">
+                    {item.description ? <span className="block text-xs text-fg-muted">{item.description}</span> : null}
+                    <span className="mt-0.5 flex flex-wrap gap-1 text-caption text-fg-muted">
                       {item.iterations && item.iterations > 1 ? <span>{item.iterations}× </span> : null}
                       {(item.tags ?? []).map((tag) => (
                         <span key={tag}>#{tag}</span>
@@ -145,16 +145,16 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
         <Section title="Runs" count={runs.isSuccess ? runList.length : undefined}>
           {runs.isError && !isMissingRoute(runs.error) ? <ErrorNotice error={runs.error} /> : null}
           {runList.length === 0 ? (
-            <p className="text-sm text-zinc-500">{runs.isError ? errorMessage(runs.error) : "No runs yet."}</p>
+            <p className="text-sm text-fg-muted">{runs.isError ? errorMessage(runs.error) : "No runs yet."}</p>
           ) : (
-            <ul className={`${cardClass} divide-y divide-zinc-200 overflow-hidden dark:divide-zinc-800`}>
+            <ul className={`${cardClass} divide-y divide-line overflow-hidden`}>
               {runList.map((run) => (
-                <li key={run.id} className={cx("flex items-center gap-2 px-3 py-2", run.id === activeRun && "bg-indigo-50 dark:bg-indigo-500/10")}>
+                <li key={run.id} className={cx("flex items-center gap-2 px-3 py-2", run.id === activeRun && "bg-accent-soft")}>
                   <button type="button" className="flex min-w-0 flex-1 items-center gap-3 text-left" onClick={() => nav.openEvalRun(run.id)}>
                     <StatusBadge status={runBadgeStatus(run)} />
                     {run.name ? <span className="truncate text-xs font-medium">{run.name}</span> : null}
                     <span className="truncate font-mono text-xs">{shortId(run.id)}</span>
-                    <span className="text-xs text-zinc-500">{runSummaryText(run)}</span>
+                    <span className="text-xs text-fg-muted">{runSummaryText(run)}</span>
                     <span className="ml-auto hidden text-xs text-zinc-400 sm:inline">{relativeTime(run.startedAt)}</span>
                   </button>
                   {activeRun && run.id !== activeRun ? (

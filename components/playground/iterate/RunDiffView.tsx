@@ -26,7 +26,7 @@ function TurnColumn({ turn, changed }: { turn: DiffTurn | undefined; changed: { 
         {turn.toolCalls.map((call, index) => (
           <div key={index} className="space-y-1">
             <p className="font-mono">
-              {call.name} {call.isError ? <Badge tone="red">error</Badge> : null}
+              {call.name} {call.isError ? <Badge tone="danger">error</Badge> : null}
               {call.durationMs !== undefined ? <span className="text-zinc-500"> · {formatDuration(call.durationMs)}</span> : null}
             </p>
             <JsonBlock value={call.input} />

@@ -3,13 +3,15 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { LogLine } from "../../api/types.ts";
 import { useApi } from "../api-context.tsx";
+import { keepPerLevel } from "./log-lines.ts";
 
-const MAX_LINES = 5000;
+/** Kept per level, so a flood of debug lines never pushes out a warning. */
+const MAX_LINES_PER_LEVEL = 2000;
 
 const keyOf = (line: LogLine) => (line.id !== undefined ? `#${line.id}` : `${line.at}|${line.level}|${line.msg}`);
 
 /**
- * Polls GET /v1/logs?since=<last seen> every 2 s and keeps the recent lines.
+ * Polls GET /v1/logs?since=<last seen> every 2 s and keeps the recent lines of each level.
  * `since` is inclusive on the server, so lines are de-duplicated by id.
  */
 export function useLogTail() {
@@ -37,7 +39,7 @@ export function useLogTail() {
     });
     const newest = batch.reduce((max, line) => (line.at > max ? line.at : max), since.current ?? "");
     if (newest) since.current = newest;
-    if (fresh.length) setLines((current) => [...current, ...fresh].slice(-MAX_LINES));
+    if (fresh.length) setLines((current) => keepPerLevel(current, fresh, MAX_LINES_PER_LEVEL));
   }, [query.data, query.dataUpdatedAt]);
 
   return { lines, query };

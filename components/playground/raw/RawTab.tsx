@@ -48,14 +48,14 @@ export function RawTab({ feed }: { feed: FeedSnapshot | null }) {
     <div className="flex h-full min-h-0 flex-col gap-3 px-4 py-4">
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="text-sm font-semibold">
-          Events <span className="font-mono text-xs font-normal text-zinc-500">{shortId(nav.sessionId)}</span>
+          Events <span className="font-mono text-xs font-normal text-fg-muted">{shortId(nav.sessionId)}</span>
         </h2>
-        <span className="text-xs text-zinc-500 tabular-nums" data-testid="raw-count">
+        <span className="text-xs text-fg-muted tabular-nums" data-testid="raw-count">
           {filtered.length === (events?.length ?? 0) ? `${filtered.length} events` : `${filtered.length} of ${events?.length ?? 0}`}
         </span>
         {!feed || feed.status === "loading" ? <Spinner className="size-3 text-zinc-400" /> : null}
         <div className="ml-auto flex items-center gap-1">
-          <label className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+          <label className="flex items-center gap-1.5 text-xs text-fg-muted">
             <input type="checkbox" className="accent-indigo-600" checked={follow} onChange={(event) => setFollow(event.target.checked)} />
             Follow
           </label>
@@ -80,7 +80,7 @@ export function RawTab({ feed }: { feed: FeedSnapshot | null }) {
       <div className="flex min-h-0 flex-1 flex-col gap-3 lg:flex-row">
         <VirtualList
           label="Session events"
-          className="min-h-48 flex-1 rounded-lg border border-zinc-200 font-mono text-xs dark:border-zinc-800"
+          className="min-h-48 flex-1 rounded-lg border border-line font-mono text-xs"
           count={filtered.length}
           rowHeight={ROW_HEIGHT}
           followTail={follow}
@@ -93,26 +93,26 @@ export function RawTab({ feed }: { feed: FeedSnapshot | null }) {
                 onClick={() => setSelected(event)}
                 className={cx(
                   "flex h-full w-full items-center gap-3 border-b border-zinc-100 px-3 text-left dark:border-zinc-800/60",
-                  selected?.index === event.index ? "bg-indigo-50 dark:bg-indigo-500/10" : "hover:bg-zinc-50 dark:hover:bg-zinc-900",
+                  selected?.index === event.index ? "bg-accent-soft" : "hover:bg-surface-muted",
                 )}
               >
                 <span className="w-8 shrink-0 text-right text-zinc-400 tabular-nums sm:w-10">{event.index}</span>
-                <span className="hidden w-20 shrink-0 text-zinc-500 tabular-nums sm:inline">{formatTime(event.at)}</span>
+                <span className="hidden w-20 shrink-0 text-fg-muted tabular-nums sm:inline">{formatTime(event.at)}</span>
                 <span className="w-36 shrink-0 overflow-hidden sm:w-48">
                   <Badge tone={eventTone(event.type)}>{event.type}</Badge>
                 </span>
-                <span className="min-w-0 flex-1 truncate text-zinc-600 dark:text-zinc-400">{eventPreview(event)}</span>
+                <span className="min-w-0 flex-1 truncate text-fg-muted">{eventPreview(event)}</span>
               </button>
             );
           }}
         />
         {selected ? (
-          <aside className="flex max-h-[45%] min-h-0 flex-col rounded-lg border border-zinc-200 lg:max-h-none lg:w-[28rem] dark:border-zinc-800" aria-label="Event detail">
-            <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
+          <aside className="flex max-h-[45%] min-h-0 flex-col rounded-lg border border-line lg:max-h-none lg:w-[28rem]" aria-label="Event detail">
+            <div className="flex items-center gap-2 border-b border-line px-3 py-2">
               <Badge tone={eventTone(selected.type)}>{selected.type}</Badge>
-              <span className="text-xs text-zinc-500">#{selected.index}</span>
+              <span className="text-xs text-fg-muted">#{selected.index}</span>
               <CopyButton className="ml-auto" text={() => JSON.stringify(selected, null, 2)} />
-              <button type="button" aria-label="Close detail" className="rounded p-1 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800" onClick={() => setSelected(null)}>
+              <button type="button" aria-label="Close detail" className="rounded p-1 text-fg-muted hover:bg-surface-hover" onClick={() => setSelected(null)}>
                 <XIcon className="size-3.5" />
               </button>
             </div>

@@ -19,11 +19,11 @@ export function eventPreview(event: AnyBdkEvent): string {
 }
 
 export function eventTone(type: string): Tone {
-  if (type.endsWith(".failed")) return "red";
-  if (type.startsWith("message.")) return "indigo";
-  if (type.startsWith("reasoning.") || type.startsWith("subagent.")) return "violet";
-  if (type.includes("approval")) return "amber";
-  if (type.startsWith("action")) return "green";
-  if (type.startsWith("turn.") || type.startsWith("step.")) return "sky";
+  if (type.endsWith(".failed")) return "danger";
+  if (type.startsWith("message.")) return "accent";
+  if (type.startsWith("reasoning.") || type.startsWith("subagent.")) return "special";
+  if (type.includes("approval")) return "warning";
+  if (type.startsWith("action")) return "success";
+  if (type.startsWith("turn.") || type.startsWith("step.")) return "info";
   return "neutral";
 }

@@ -24,7 +24,7 @@ export function EvalRunsList() {
       ) : runs.isSuccess && list.length === 0 ? (
         <EmptyState title="No eval runs yet">Start one from the Evals tab or with `bdk eval`.</EmptyState>
       ) : (
-        <ul className={`${cardClass} divide-y divide-zinc-200 overflow-hidden dark:divide-zinc-800`}>
+        <ul className={`${cardClass} divide-y divide-line overflow-hidden`}>
           {list.map((run) => (
             <li key={run.id}>
               <button type="button" onClick={() => nav.openEvalRun(run.id)} className="flex w-full flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-left hover:bg-zinc-50 dark:hover:bg-zinc-900/60">
@@ -34,8 +34,8 @@ export function EvalRunsList() {
                 <span className="min-w-0 flex-1 font-mono text-sm" title={run.id}>
                   {shortId(run.id)}
                 </span>
-                <span className="text-xs text-zinc-600 dark:text-zinc-300">{runSummaryText(run)}</span>
-                <span className="w-28 text-xs text-zinc-500" title={formatDateTime(run.startedAt)}>
+                <span className="text-xs text-fg-soft">{runSummaryText(run)}</span>
+                <span className="w-28 text-xs text-fg-muted" title={formatDateTime(run.startedAt)}>
                   {relativeTime(run.startedAt)}
                 </span>
               </button>

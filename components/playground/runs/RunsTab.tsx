@@ -8,7 +8,8 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { SearchIcon } from "../../ui/icons.tsx";
 import { cardClass, inputClass } from "../../ui/styles.ts";
 import { cx } from "../../ui/cx.ts";
-import { useSessions } from "../hooks.ts";
+import { useApprovals, useSessions } from "../hooks.ts";
+import { sessionStatusLabel } from "../session/session-status.ts";
 import { useNavigation } from "../navigation.tsx";
 import { useDebounced } from "../useDebounced.ts";
 import { EvalRunsList } from "./EvalRunsList.tsx";
@@ -24,6 +25,7 @@ export function RunsTab() {
   const q = useDebounced(search.trim(), 250);
   const sessions = useSessions(q, limit);
   const list = sessions.data?.sessions ?? [];
+  const pending = useApprovals().data?.approvals ?? [];
 
   return (
     <div className="mx-auto max-w-5xl space-y-8 px-4 py-6">
@@ -60,9 +62,9 @@ export function RunsTab() {
           </EmptyState>
         ) : (
           <>
-            <ul className={`${cardClass} divide-y divide-zinc-200 overflow-hidden dark:divide-zinc-800`} aria-label="Sessions">
+            <ul className={`${cardClass} divide-y divide-line overflow-hidden`} aria-label="Sessions">
               {list.map((session) => (
-                <SessionRow key={session.id} session={session} onOpen={(tab) => nav.openSession(session.id, tab)} />
+                <SessionRow key={session.id} session={session} status={sessionStatusLabel(session, pending)} onOpen={(tab) => nav.openSession(session.id, tab)} />
               ))}
             </ul>
             {sessions.data?.nextCursor ? (

@@ -9,20 +9,20 @@ function principalLabel(principal: SessionSummary["principal"]): string | undefi
   return typeof principal === "string" ? principal : `${principal.type}:${principal.id}`;
 }
 
-/** One session in the Runs list, with ways to open it. */
-export function SessionRow({ session, onOpen }: { session: SessionSummary; onOpen: (tab: TabIdName) => void }) {
+/** One session in the Runs list (`status` as sessionStatusLabel says it), with ways to open it. */
+export function SessionRow({ session, status, onOpen }: { session: SessionSummary; status: string | undefined; onOpen: (tab: TabIdName) => void }) {
   const usage = session.usage;
   const principal = principalLabel(session.principal);
   return (
     <li data-testid="session-row" className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 hover:bg-zinc-50 dark:hover:bg-zinc-900/60">
       <div className="w-24 shrink-0">
-        <StatusBadge status={session.status} />
+        <StatusBadge status={status} />
       </div>
       <div className="min-w-0 flex-1 basis-56">
-        <button type="button" onClick={() => onOpen("chat")} className="block max-w-full truncate text-left text-sm font-medium hover:text-indigo-600 dark:hover:text-indigo-400">
-          {session.title || <span className="text-zinc-500 italic">Untitled session</span>}
+        <button type="button" onClick={() => onOpen("chat")} className="block max-w-full truncate text-left text-sm font-medium hover:text-accent-fg">
+          {session.title || <span className="text-fg-muted italic">Untitled session</span>}
         </button>
-        <p className="flex flex-wrap items-center gap-x-2 text-xs text-zinc-500 dark:text-zinc-400">
+        <p className="flex flex-wrap items-center gap-x-2 text-xs text-fg-muted">
           <span className="font-mono" title={session.id}>
             {shortId(session.id)}
           </span>
@@ -36,7 +36,7 @@ export function SessionRow({ session, onOpen }: { session: SessionSummary; onOpe
           {principal ? <span className="hidden sm:inline">· {principal}</span> : null}
         </p>
       </div>
-      <div className="w-28 shrink-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
+      <div className="w-28 shrink-0 text-xs text-fg-muted tabular-nums">
         <p title={formatDateTime(session.updatedAt)}>{relativeTime(session.updatedAt)}</p>
         {usage ? (
           <p title="input · output tokens">

@@ -14,9 +14,9 @@ export function Header({ info, loading, base, modelInUse }: { info: AgentInfo | 
         <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-xs font-bold text-white shadow-sm">
           B
         </span>
-        <span className="hidden text-sm font-semibold tracking-tight text-zinc-500 sm:inline dark:text-zinc-400">BDK</span>
+        <span className="hidden text-sm font-semibold tracking-tight text-fg-muted sm:inline">BDK</span>
       </a>
-      <span className="hidden text-zinc-300 sm:inline dark:text-zinc-700" aria-hidden="true">
+      <span className="hidden text-line-strong sm:inline" aria-hidden="true">
         /
       </span>
       <div className="min-w-0 flex-1">
@@ -27,7 +27,7 @@ export function Header({ info, loading, base, modelInUse }: { info: AgentInfo | 
           {loading ? <Spinner className="size-3 text-zinc-400" /> : null}
         </div>
         {model.id ? (
-          <div className="flex min-w-0 items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400" data-testid="agent-model">
+          <div className="flex min-w-0 items-center gap-1.5 text-xs text-fg-muted" data-testid="agent-model">
             <span className="truncate font-mono" title={modelInUse && modelInUse !== model.id ? `configured: ${model.id}` : undefined}>
               {modelInUse && modelInUse !== model.id ? `${modelInUse} (configured ${model.id})` : model.id}
             </span>

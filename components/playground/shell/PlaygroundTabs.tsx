@@ -28,7 +28,7 @@ export function PlaygroundTabs({ info, feed }: { info: AgentInfo | undefined; fe
       id: "approvals",
       label: "Approvals",
       badge: pendingCount ? (
-        <span className="rounded-full bg-amber-500 px-1.5 text-[10px] leading-4 font-semibold text-white" aria-label={`${pendingCount} pending`}>
+        <span className="rounded-full bg-tone-warning-solid px-1.5 text-caption-sm leading-4 font-semibold text-white" aria-label={`${pendingCount} pending`}>
           {pendingCount}
         </span>
       ) : undefined,
@@ -44,7 +44,7 @@ export function PlaygroundTabs({ info, feed }: { info: AgentInfo | undefined; fe
   const page = "min-h-0 flex-1 overflow-y-auto scrollbar-thin";
   return (
     <>
-      <nav className="shrink-0 border-b border-zinc-200 bg-white px-3 dark:border-zinc-800 dark:bg-zinc-950">
+      <nav className="shrink-0 border-b border-line bg-surface px-3">
         <TabList tabs={tabs} active={nav.tab} onChange={nav.setTab} idPrefix={PREFIX} label="Playground sections" />
       </nav>
       <main className="flex min-h-0 flex-1 flex-col">

@@ -5,7 +5,7 @@ const code = "rounded bg-amber-100 px-1 font-mono dark:bg-amber-500/20";
 /** Shown while turns run on the offline `scripted` model, with how to switch to a real one. */
 export function ScriptedBanner({ configured }: { configured?: string }) {
   return (
-    <div role="status" data-testid="scripted-banner" className="border-t border-amber-200 bg-amber-50 px-4 py-1.5 text-xs text-amber-900 dark:border-amber-500/20 dark:bg-amber-500/10 dark:text-amber-200">
+    <div role="status" data-testid="scripted-banner" className="border-t border-amber-200 bg-tone-warning-soft px-4 py-1.5 text-xs text-tone-warning dark:border-amber-500/20">
       <p className="flex items-start gap-2">
         <AlertIcon className="mt-0.5 size-3.5 shrink-0" />
         <span>

@@ -46,11 +46,11 @@ export function TokenField() {
         onChange={(event) => setValue(event.target.value)}
         onBlur={save}
         className={cx(
-          "h-8 w-36 rounded-md border bg-white pr-2 pl-8 font-mono text-xs sm:w-44 dark:bg-zinc-900",
+          "h-8 w-36 rounded-md border bg-surface-raised pr-2 pl-8 font-mono text-xs sm:w-44",
           "focus-visible:outline-none focus-visible:ring-2",
           auth.needsToken
             ? "border-amber-400 ring-2 ring-amber-400/30 placeholder:text-amber-600 focus-visible:ring-amber-400/50 dark:placeholder:text-amber-400"
-            : "border-zinc-300 focus-visible:border-indigo-500 focus-visible:ring-indigo-500/30 dark:border-zinc-700",
+            : "border-line-strong focus-visible:border-indigo-500 focus-visible:ring-indigo-500/30",
         )}
       />
     </form>

@@ -4,14 +4,14 @@ import type { RowKind, RowStatus, TimelineRow } from "./timeline.ts";
 
 const barColor: Record<RowKind, string> = {
   turn: "bg-indigo-500 dark:bg-indigo-400",
-  step: "bg-sky-400 dark:bg-sky-500",
-  tool: "bg-emerald-500 dark:bg-emerald-500",
-  subagent: "bg-violet-500 dark:bg-violet-400",
-  approval: "bg-amber-400 dark:bg-amber-500",
+  step: "bg-sky-400 dark:bg-tone-info-solid",
+  tool: "bg-tone-success-solid dark:bg-tone-success-solid",
+  subagent: "bg-tone-special-solid dark:bg-violet-400",
+  approval: "bg-amber-400 dark:bg-tone-warning-solid",
 };
 
 const statusOverride: Partial<Record<RowStatus, string>> = {
-  error: "bg-red-500 dark:bg-red-500",
+  error: "bg-tone-danger-solid dark:bg-tone-danger-solid",
   cancelled: "bg-zinc-400 dark:bg-zinc-600",
 };
 
@@ -50,13 +50,13 @@ export function TimelineRowView({
       onClick={onSelect}
       aria-pressed={selected}
       title={`${row.label}: ${text}${row.note ? ` (${row.note})` : ""}`}
-      className={cx(LABEL_COLUMNS, "h-full w-full items-center text-left text-xs", selected ? "bg-indigo-50 dark:bg-indigo-500/10" : "hover:bg-zinc-50 dark:hover:bg-zinc-900")}
+      className={cx(LABEL_COLUMNS, "h-full w-full items-center text-left text-xs", selected ? "bg-accent-soft" : "hover:bg-surface-muted")}
     >
       <span className={cx("flex min-w-0 items-center gap-1.5 pr-2", row.kind === "turn" && "font-semibold")} style={{ paddingLeft: 8 + row.depth * 12 }}>
         <span className={cx("size-2 shrink-0 rounded-sm", statusOverride[row.status] ?? barColor[row.kind])} />
         <span className={cx("truncate", row.kind === "tool" || row.kind === "subagent" ? "font-mono" : "")}>{row.label}</span>
       </span>
-      <span className="relative h-full border-l border-zinc-200 dark:border-zinc-800">
+      <span className="relative h-full border-l border-line">
         {ticks.map((tick) => (
           <span key={tick} className="absolute inset-y-0 w-px bg-zinc-100 dark:bg-zinc-800/60" style={{ left: `${(tick / span) * 100}%` }} />
         ))}
@@ -71,8 +71,8 @@ export function TimelineRowView({
         />
         <span
           className={cx(
-            "absolute top-1/2 -translate-y-1/2 px-1.5 whitespace-nowrap text-[11px] tabular-nums",
-            inside ? "font-medium text-white" : "text-zinc-600 dark:text-zinc-300",
+            "absolute top-1/2 -translate-y-1/2 px-1.5 whitespace-nowrap text-caption tabular-nums",
+            inside ? "font-medium text-white" : "text-fg-soft",
           )}
           style={placement}
         >

@@ -13,12 +13,12 @@ export function TraceSummary({ timeline }: { timeline: Timeline }) {
     ["Tokens", `${formatCount(totals.inputTokens)} in · ${formatCount(totals.outputTokens)} out`],
   ];
   return (
-    <dl className="grid grid-cols-3 gap-px overflow-hidden rounded-lg border border-zinc-200 bg-zinc-200 text-sm sm:grid-cols-6 dark:border-zinc-800 dark:bg-zinc-800">
+    <dl className="grid grid-cols-3 gap-px overflow-hidden rounded-lg border border-line bg-line text-sm sm:grid-cols-6">
       {stats.map(([label, value, extra]) => (
-        <div key={label} className="bg-white px-3 py-2 dark:bg-zinc-950">
-          <dt className="text-[11px] text-zinc-500">{label}</dt>
+        <div key={label} className="bg-surface px-3 py-2">
+          <dt className="text-caption text-fg-muted">{label}</dt>
           <dd className="font-semibold tabular-nums">
-            {value} {extra ? <span className="text-xs font-normal text-red-600 dark:text-red-400">({extra})</span> : null}
+            {value} {extra ? <span className="text-xs font-normal text-tone-danger">({extra})</span> : null}
           </dd>
         </div>
       ))}

@@ -58,7 +58,7 @@ export function TraceTab({ feed }: { feed: FeedSnapshot | null }) {
     <div className="flex h-full min-h-0 flex-col gap-3 px-4 py-4">
       <div className="flex flex-wrap items-center gap-3">
         <h2 className="text-sm font-semibold">
-          Trace <span className="font-mono text-xs font-normal text-zinc-500">{shortId(nav.sessionId)}</span>
+          Trace <span className="font-mono text-xs font-normal text-fg-muted">{shortId(nav.sessionId)}</span>
         </h2>
         <TraceLegend />
         <div className="ml-auto flex gap-1">
@@ -74,18 +74,18 @@ export function TraceTab({ feed }: { feed: FeedSnapshot | null }) {
       </div>
       <TraceSummary timeline={timeline} />
       {rows.length === 0 ? (
-        <p className="py-8 text-center text-sm text-zinc-500">No turns yet.</p>
+        <p className="py-8 text-center text-sm text-fg-muted">No turns yet.</p>
       ) : (
-        <div className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="trace-chart">
+        <div className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-line" data-testid="trace-chart">
           <VirtualList
             label="Trace timeline"
             className="min-h-0"
             count={rows.length}
             rowHeight={ROW_HEIGHT}
             header={
-              <div className={cx(LABEL_COLUMNS, "sticky top-0 z-10 h-7 border-b border-zinc-200 bg-zinc-50 text-[11px] text-zinc-500 dark:border-zinc-800 dark:bg-zinc-900")}>
+              <div className={cx(LABEL_COLUMNS, "sticky top-0 z-10 h-7 border-b border-line bg-surface-muted text-caption text-fg-muted")}>
                 <span className="flex items-center px-2">{zoom ? `Zoomed: ${zoom.label}` : `${rows.length} rows`}</span>
-                <span className="relative border-l border-zinc-200 dark:border-zinc-800">
+                <span className="relative border-l border-line">
                   {ticks.map((tick) => (
                     <span key={tick} className="absolute top-1.5 -translate-x-1/2 tabular-nums first:translate-x-1" style={{ left: `${(tick / span) * 100}%` }}>
                       {tick / span < 0.97 ? `+${tickLabel(tick)}` : ""}
@@ -113,14 +113,14 @@ export function TraceTab({ feed }: { feed: FeedSnapshot | null }) {
             }}
           />
           {detail ? (
-            <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-t border-zinc-200 bg-zinc-50 px-3 py-2 text-xs dark:border-zinc-800 dark:bg-zinc-900" data-testid="trace-detail">
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-t border-line bg-surface-muted px-3 py-2 text-xs" data-testid="trace-detail">
               <span className="font-semibold">{detail.label}</span>
-              <span className="text-zinc-500">{detail.kind}</span>
+              <span className="text-fg-muted">{detail.kind}</span>
               <span>starts +{tickLabel(detail.start - timeline.start)}</span>
               <span>{formatDuration((detail.end ?? now) - detail.start)}</span>
               {detail.tokens ? <span>{formatCount(detail.tokens.input)} in · {formatCount(detail.tokens.output)} out</span> : null}
-              <span className={detail.status === "error" ? "text-red-600 dark:text-red-400" : "text-zinc-500"}>{detail.status}</span>
-              {detail.note ? <span className="min-w-0 truncate text-zinc-500">{detail.note}</span> : null}
+              <span className={detail.status === "error" ? "text-tone-danger" : "text-fg-muted"}>{detail.status}</span>
+              {detail.note ? <span className="min-w-0 truncate text-fg-muted">{detail.note}</span> : null}
             </div>
           ) : null}
         </div>

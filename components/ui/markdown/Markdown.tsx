@@ -25,10 +25,10 @@ function renderBlock(block: Block, key: number): ReactNode {
       );
     }
     case "rule":
-      return <hr key={key} className="border-zinc-200 dark:border-zinc-800" />;
+      return <hr key={key} className="border-line" />;
     case "quote":
       return (
-        <blockquote key={key} className="space-y-2 border-l-2 border-zinc-300 pl-3 text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+        <blockquote key={key} className="space-y-2 border-l-2 border-line-strong pl-3 text-fg-muted">
           {block.blocks.map(renderBlock)}
         </blockquote>
       );
@@ -55,7 +55,7 @@ function renderBlock(block: Block, key: number): ReactNode {
             <thead>
               <tr>
                 {block.header.map((cell, index) => (
-                  <th key={index} style={{ textAlign: block.align[index] }} className="border-b border-zinc-300 px-2 py-1 text-left font-semibold dark:border-zinc-700">
+                  <th key={index} style={{ textAlign: block.align[index] }} className="border-b border-line-strong px-2 py-1 text-left font-semibold">
                     {renderInline(parseInline(cell))}
                   </th>
                 ))}
@@ -65,7 +65,7 @@ function renderBlock(block: Block, key: number): ReactNode {
               {block.rows.map((row, rowIndex) => (
                 <tr key={rowIndex}>
                   {row.map((cell, index) => (
-                    <td key={index} style={{ textAlign: block.align[index] }} className="border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
+                    <td key={index} style={{ textAlign: block.align[index] }} className="border-b border-line px-2 py-1">
                       {renderInline(parseInline(cell))}
                     </td>
                   ))}
@@ -89,7 +89,7 @@ function renderInline(nodes: Inline[]): ReactNode[] {
         return <br key={key} />;
       case "code":
         return (
-          <code key={key} className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[0.85em] text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200">
+          <code key={key} className="rounded bg-surface-hover px-1 py-0.5 font-mono text-[0.85em] text-fg">
             {node.text}
           </code>
         );
@@ -105,7 +105,7 @@ function renderInline(nodes: Inline[]): ReactNode[] {
         return <del key={key}>{renderInline(node.children)}</del>;
       case "link":
         return (
-          <a key={key} href={node.href} target="_blank" rel="noopener noreferrer nofollow" className="text-indigo-600 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-600 dark:text-indigo-400 dark:decoration-indigo-500/40">
+          <a key={key} href={node.href} target="_blank" rel="noopener noreferrer nofollow" className="text-accent-fg underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-600 dark:decoration-indigo-500/40">
             {renderInline(node.children)}
           </a>
         );
@@ -115,12 +115,12 @@ function renderInline(nodes: Inline[]): ReactNode[] {
 
 function CodeBlock({ lang, text }: { lang: string; text: string }) {
   return (
-    <div className="overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-800">
-      <div className="flex items-center justify-between bg-zinc-100 px-3 py-0.5 text-[11px] text-zinc-500 dark:bg-zinc-900 dark:text-zinc-400">
+    <div className="overflow-hidden rounded-md border border-line">
+      <div className="flex items-center justify-between bg-zinc-100 px-3 py-0.5 text-caption text-fg-muted dark:bg-zinc-900">
         <span className="font-mono">{lang || "code"}</span>
         <CopyButton text={() => text} className="h-6" />
       </div>
-      <pre className="overflow-x-auto bg-zinc-50 px-3 py-2 font-mono text-xs leading-relaxed text-zinc-800 scrollbar-thin dark:bg-zinc-950 dark:text-zinc-200">
+      <pre className="overflow-x-auto bg-zinc-50 px-3 py-2 font-mono text-xs leading-relaxed text-fg scrollbar-thin dark:bg-zinc-950">
         <code>{text}</code>
       </pre>
     </div>

@@ -1,0 +1,16 @@
+/**
+ * How the playground labels a session's state. The stored status says
+ * "running" while a call is parked on an approval and "waiting" while a chat
+ * waits for its next message; neither is what a person wants to read.
+ */
+import type { PendingApproval, SessionSummary } from "../../api/types.ts";
+
+/** What a session is doing, as the Chat, Runs and recent-session lists say it. */
+export type SessionActivity = "needs approval" | "running" | "queued" | "idle" | "completed" | "failed";
+
+/** A listed session's label: "needs approval" when one of the pending approvals is its own, "idle" for a waiting chat. */
+export function sessionStatusLabel(session: Pick<SessionSummary, "id" | "status">, pending: readonly Pick<PendingApproval, "sessionId">[]): string | undefined {
+  const ended = session.status === "completed" || session.status === "failed" || session.status === "deleted";
+  if (!ended && pending.some((approval) => approval.sessionId === session.id)) return "needs approval";
+  return session.status === "waiting" ? "idle" : session.status;
+}
