@@ -82,7 +82,8 @@ function graphPlugin(rootDir: string, imports: ImportScan["imports"]): Plugin {
   return {
     name: "bdk-import-graph",
     setup(esbuild) {
-      esbuild.onResolve({ filter: KIT_SPECIFIER }, (args) => ({ path: args.path, namespace: KIT_NAMESPACE }));
+      // A kit specifier that is no entry point (`@cursor/bdk/dist/...`) is left to the loader, which says what it is.
+      esbuild.onResolve({ filter: KIT_SPECIFIER }, (args) => (kitModule(args.path) ? { path: args.path, namespace: KIT_NAMESPACE } : { path: args.path, external: true }));
       esbuild.onLoad({ filter: /.*/, namespace: KIT_NAMESPACE }, (args) => ({ contents: kitModuleSource(args.path), loader: "js" }));
       esbuild.onResolve({ filter: RELATIVE }, async (args) => {
         if (args.pluginData === "resolving" || !args.importer) return undefined;
