@@ -7,13 +7,14 @@
  * what kind of specifier it is (a package, a relative path, a tsconfig
  * alias, a file of the published kit that only exists there).
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
 import { importLine } from "./module-imports.ts";
 
 const NOT_FOUND = /^Cannot find (?:module|package) '([^']+)'/;
 const NOT_EXPORTED = /^Package subpath '([^']+)' is not defined by "exports" in (\S+?package\.json)/;
+const MODULE_SUFFIX = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
 const GUIDE = "See `bdk docs migrating-from-cursor-bdk`.";
 
 export interface MissingModule {
@@ -70,9 +71,10 @@ function advice(specifier: string, rootDir: string, importer: string | undefined
   }
   if (specifier.startsWith(".") || path.isAbsolute(specifier)) {
     const from = importer ? path.relative(rootDir, path.dirname(importer)).split(path.sep).join("/") || "." : "the importing file";
+    const near = importer ? nearbyModule(path.resolve(path.dirname(importer), specifier)) : undefined;
     return {
       message: `Cannot find module '${specifier}'`,
-      hint: `No file ${specifier} (.ts, .js, /index.ts) relative to ${from}/: check the path and the file name's case.`,
+      hint: `No file ${specifier} (.ts, .js, /index.ts) relative to ${from}/${near ? `; did you mean ${relativeSpecifier(path.dirname(importer!), near)}?` : ": check the path and the file name's case."}`,
     };
   }
   if (/^(?:@\/|~|#)/.test(specifier)) {
@@ -82,13 +84,65 @@ function advice(specifier: string, rootDir: string, importer: string | undefined
     };
   }
   const name = packageName(specifier);
-  const installed = existsSync(path.join(rootDir, "node_modules"));
-  return {
-    message: `Cannot find package '${name}'${name === specifier ? "" : ` (imported as '${specifier}')`}`,
-    hint: installed
-      ? `Install it in the project: npm install ${name} (it is then listed in package.json).`
-      : `The project has no node_modules: run npm install in it (add ${name} to package.json if it is not there).`,
-  };
+  // An agent of a folder of agents may share its parent's package.json and node_modules, as Node's resolution does.
+  if (!ancestors(rootDir).some((dir) => existsSync(path.join(dir, "node_modules")))) {
+    return { message: `Cannot find package '${name}'`, hint: `The project has no node_modules: run npm install in it${declaredPackages(rootDir).has(name) ? "" : ` (and npm install ${name})`}.` };
+  }
+  const imported = name === specifier ? "" : ` (imported as '${specifier}')`;
+  if (declaredPackages(rootDir).has(name)) {
+    return { message: `Cannot find package '${name}'${imported}: package.json lists it, but it is not installed`, hint: "Run npm install in the project." };
+  }
+  return { message: `Cannot find package '${name}'${imported}`, hint: `Install it in the project: npm install ${name}.` };
+}
+
+/** The packages the project's package.json depends on, of any kind. */
+function declaredPackages(rootDir: string): Set<string> {
+  const file = ancestors(rootDir)
+    .map((dir) => path.join(dir, "package.json"))
+    .find((candidate) => existsSync(candidate));
+  try {
+    const manifest = JSON.parse(readFileSync(file ?? "", "utf8")) as Record<string, unknown>;
+    const lists = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"].map((key) => manifest[key]);
+    return new Set(lists.flatMap((list) => (list && typeof list === "object" ? Object.keys(list) : [])));
+  } catch {
+    return new Set();
+  }
+}
+
+/** `dir` and the folders above it. */
+function ancestors(dir: string): string[] {
+  const list = [dir];
+  while (path.dirname(list[list.length - 1]) !== list[list.length - 1]) list.push(path.dirname(list[list.length - 1]));
+  return list;
+}
+
+/** A module file beside the missing one whose name is one or two edits away (`owner` for `owners`), when there is exactly one. */
+function nearbyModule(missing: string): string | undefined {
+  const wanted = path.basename(missing).replace(MODULE_SUFFIX, "");
+  let names: string[];
+  try {
+    names = readdirSync(path.dirname(missing));
+  } catch {
+    return undefined;
+  }
+  const near = names.filter((name) => MODULE_SUFFIX.test(name) && !name.endsWith(".d.ts") && editDistance(name.replace(MODULE_SUFFIX, "").toLowerCase(), wanted.toLowerCase()) <= 2);
+  return near.length === 1 ? path.join(path.dirname(missing), near[0]) : undefined;
+}
+
+function relativeSpecifier(fromDir: string, file: string): string {
+  const relative = path.relative(fromDir, file).split(path.sep).join("/").replace(MODULE_SUFFIX, "");
+  return relative.startsWith(".") ? relative : `./${relative}`;
+}
+
+/** Levenshtein distance, for names of a few dozen characters. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
 }
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
