@@ -31,6 +31,7 @@ export type DiagnosticCode =
   | "unknown_model"
   | "builtin_tool_shadowed"
   | "unknown_builtin_tool"
+  | "unreadable_tsconfig"
   | "invalid_instructions"
   | "unsupported_feature";
 

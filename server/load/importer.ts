@@ -53,6 +53,8 @@ export interface ProjectImporter {
   load(absoluteFile: string): Promise<ModuleImport>;
   /** The modules other files failed on, in the order they failed. */
   failedModules(): FailedModule[];
+  /** Why the project's tsconfig.json could not be read (its path aliases are then not used). */
+  tsconfigProblem?: string;
   /** Imports `specifier` as `fromFile` would (the very module object it got); undefined when it cannot be loaded. */
   importFrom(specifier: string, fromFile: string): Promise<unknown>;
 }
@@ -148,6 +150,24 @@ function projectTsconfig(root: string): string | undefined {
   return existsSync(file) ? file : undefined;
 }
 
+/**
+ * jiti for one project. `compilerOptions.paths` aliases (`@/*`, `~lib/*`)
+ * resolve as the project's editor and tsc resolve them; a tsconfig.json
+ * that cannot be read (it extends a package that is not installed) costs
+ * the aliases, not the load, and is reported.
+ */
+function createProjectJiti(root: string): { jiti: ReturnType<typeof createJiti>; tsconfigProblem?: string } {
+  const parent = pathToFileURL(path.join(root, "package.json")).href;
+  const options = { moduleCache: true, interopDefault: true, fsCache: FS_CACHE_DIR, virtualModules: authoringVirtualModules() };
+  const tsconfig = projectTsconfig(root);
+  if (!tsconfig) return { jiti: createJiti(parent, options) };
+  try {
+    return { jiti: createJiti(parent, { ...options, tsconfigPaths: tsconfig }) };
+  } catch (error) {
+    return { jiti: createJiti(parent, options), tsconfigProblem: messageOf(error).split(root + path.sep).join("") };
+  }
+}
+
 /** `imports`: each project file's project imports (from the import scan), so known failures are not re-run. */
 export function createProjectImporter(rootDir: string, imports: Map<string, Set<string>> = new Map()): ProjectImporter {
   const root = path.resolve(rootDir);
@@ -158,14 +178,7 @@ export function createProjectImporter(rootDir: string, imports: Map<string, Set<
     failure.importers.push(relative(importer));
     return { ok: false, message: failure.message, line: failure.line, hint: failure.hint, failedModule: failure.file };
   };
-  const jiti = createJiti(pathToFileURL(path.join(root, "package.json")).href, {
-    moduleCache: true,
-    interopDefault: true,
-    fsCache: FS_CACHE_DIR,
-    virtualModules: authoringVirtualModules(),
-    // `compilerOptions.paths` aliases (`@/*`, `~lib/*`) resolve as the project's editor and tsc resolve them.
-    tsconfigPaths: projectTsconfig(root) ?? false,
-  });
+  const { jiti, tsconfigProblem } = createProjectJiti(root);
   const timeoutMs = importTimeoutMs();
   // After an import that never finished, later ones could wait on the same module forever: they are not attempted.
   let stuck: string | undefined;
@@ -197,6 +210,7 @@ export function createProjectImporter(rootDir: string, imports: Map<string, Set<
       }
     },
     failedModules: () => [...failed.values()],
+    tsconfigProblem,
     async importFrom(specifier, fromFile) {
       try {
         return await jiti.import(specifier, { parentURL: pathToFileURL(fromFile).href });

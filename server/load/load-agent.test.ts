@@ -155,6 +155,27 @@ describe("import failures and wrong exports", () => {
     expect(agent!.tools.map((tool) => tool.name)).toEqual(["greet", "kit"]);
   });
 
+  it("a tsconfig.json that extends a package not installed costs its aliases, with a warning, not the load", async () => {
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      "tsconfig.json": '{ "extends": "@tsconfig/not-installed/tsconfig.json", "compilerOptions": { "paths": { "~lib/*": ["./bot/lib/*"] } } }',
+      "bot/lib/answer.ts": "export const answer = 42;",
+      "bot/tools/answer.ts": 'import { defineTool } from "@cursor/bdk/tools";\nimport { answer } from "~lib/answer";\nexport default defineTool({ description: "a", execute: () => answer });',
+      "bot/tools/ping.ts": 'import { defineTool } from "@cursor/bdk/tools";\nexport default defineTool({ description: "ping", execute: () => "pong" });',
+    });
+    const { agent, diagnostics } = await loadAgent(dir);
+    expect(diagnostics.map(({ severity, file, line, message }) => ({ severity, file, line, message }))).toEqual([
+      {
+        severity: "warning",
+        file: "tsconfig.json",
+        line: undefined,
+        message: "cannot be read (File '@tsconfig/not-installed/tsconfig.json' not found.); its compilerOptions.paths aliases are not used",
+      },
+      { severity: "error", file: "bot/tools/answer.ts", line: 2, message: "failed to load: Cannot find module '~lib/answer'" },
+    ]);
+    expect(agent!.tools.map((tool) => tool.name)).toEqual(["ping"]);
+  });
+
   it("evaluates a failing bot/lib module once when tools import it through a tsconfig paths alias", async () => {
     const tools = Object.fromEntries(
       ["a", "b", "c"].map((name) => [

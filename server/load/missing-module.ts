@@ -78,10 +78,11 @@ function advice(specifier: string, rootDir: string, importer: string | undefined
     };
   }
   if (/^(?:@\/|~|#)/.test(specifier)) {
-    return {
-      message: `Cannot find module '${specifier}'`,
-      hint: `It reads as a path alias: declare it in compilerOptions.paths of tsconfig.json at the project root (e.g. "${specifier.split("/")[0]}/*": ["./*"]), which the loader follows, or import it by a relative path.`,
-    };
+    const example = `"${specifier.split("/")[0]}/*": ["./*"]`;
+    const hint = existsSync(path.join(rootDir, "tsconfig.json"))
+      ? `It reads as a path alias, and no compilerOptions.paths entry of tsconfig.json resolves it: declare it there (e.g. ${example}) or import it by a relative path.`
+      : `It reads as a path alias: declare it in compilerOptions.paths of a tsconfig.json at the project root (e.g. ${example}), which the loader follows, or import it by a relative path.`;
+    return { message: `Cannot find module '${specifier}'`, hint };
   }
   const name = packageName(specifier);
   // An agent of a folder of agents may share its parent's package.json and node_modules, as Node's resolution does.
