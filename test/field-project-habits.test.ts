@@ -8,8 +8,8 @@
  * call, eval and serve.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempProjects } from "../server/load/testing/temp-project.ts";
-import { fieldProjectWithState, servedFieldProject, type FieldProject } from "./support/field.ts";
+import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { fieldProjectWithState, scriptedBdk, servedFieldProject, type FieldProject } from "./support/field.ts";
 
 let project: FieldProject;
 
@@ -75,6 +75,26 @@ describe("project-habits", () => {
 
     const text = await project.bdk("eval", ["--tag", "smoke"]);
     expect(text.stdout).toContain('    - (soft) judge("The reply names the owner of the service."): skipped: no judge model is configured');
+  });
+});
+
+describe("an execution: \"agent\" tool importing through an alias", () => {
+  it("call: its script in the workspace resolves the alias as the loader does", async () => {
+    const dir = tempProject({
+      "package.json": '{ "name": "agent-alias", "type": "module" }',
+      "tsconfig.json": '{\n  // as in project-habits\n  "compilerOptions": { "paths": { "~lib/*": ["./bot/lib/*"] } },\n}\n',
+      "bot/instructions.md": "You look up tiers.",
+      "bot/lib/tiers.ts": "export const TIERS: Record<string, number> = { billing: 1 };",
+      "bot/tools/tier.ts": [
+        'import { defineTool } from "@cursor/bdk/tools";',
+        'import { z } from "zod";',
+        'import { TIERS } from "~lib/tiers";',
+        'export default defineTool({ description: "Tier of a service.", execution: "agent", effect: "read", inputSchema: z.object({ service: z.string() }), async execute({ service }) { return { tier: TIERS[service] ?? null }; } });',
+      ].join("\n"),
+    });
+    const called = await scriptedBdk(["call", "tier", "--dir", dir, "--input", '{"service":"billing"}']);
+    expect(JSON.parse(called.stdout)).toEqual({ isError: false, result: { tier: 1 } });
+    expect(called.code).toBe(0);
   });
 });
 
