@@ -50,6 +50,9 @@ describe("project-habits", () => {
     const called = await project.bdk("call", ["service_info", "--input", '{"service":"search"}']);
     expect(JSON.parse(called.stdout)).toEqual({ isError: false, result: { service: "search", summary: "search (tier 2, owner raj)" } });
     expect(called.code).toBe(0);
+    const positional = await project.bdk("call", ["service_info", '{"service":"search"}']);
+    expect(positional.stderr).toBe(`bdk: unexpected argument "{"service":"search"}"; pass the input as --input '{"service":"search"}'. See \`bdk call --help\`.\n`);
+    expect(positional.code).toBe(2);
   });
 
   it("run: the tool without effect executes outside evals and sees its call id and dryRun false", async () => {

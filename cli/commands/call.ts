@@ -18,7 +18,11 @@ export const callCommand: Command = {
   async run(args, io) {
     const [toolName, ...extra] = args.positionals;
     if (!toolName) throw new UsageError("name the tool to call");
-    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (extra.length > 0) {
+      // `bdk call tool '{"q":1}'`: the input was meant, in the place other CLIs take it.
+      const looksLikeInput = /^\s*[{[]/.test(extra[0]);
+      throw new UsageError(`unexpected argument "${extra[0]}"${looksLikeInput ? `; pass the input as --input '${extra[0]}'` : ""}`);
+    }
     const input = parseInput(stringFlag(args, "input") ?? "{}");
 
     let outcome: { isError: boolean; result: unknown };
