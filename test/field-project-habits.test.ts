@@ -76,8 +76,11 @@ describe("project-habits", () => {
     expect(report.cases[0].assertions.every((assertion) => assertion.passed || assertion.skipped)).toBe(true);
     expect(evaluated.stderr).toContain("no evals/evals.config.ts, so the defaults apply");
 
-    const text = await project.bdk("eval", ["--tag", "smoke"]);
+    // Named by its file, as a shell completes it: the same case.
+    const text = await project.bdk("eval", ["evals/smoke.eval.ts"]);
     expect(text.stdout).toContain('    - (soft) judge("The reply names the owner of the service."): skipped: no judge model is configured');
+    expect(text.stdout).toContain("1 passed, 0 failed, 0 errored, 0 skipped · 1 case in ");
+    expect(text.code).toBe(0);
   });
 });
 
