@@ -245,7 +245,12 @@ function addNamed<T extends NamedFile>(walk: Walk, list: T[], entry: T, kind: st
 function ignoredEntry(walk: Walk, file: string, isDirectory: boolean): void {
   if (isDeclarationFile(file)) return;
   if (isDirectory) walk.diagnostics.warning("unknown_directory", "folders are not discovered here; ignored", { file: `${file}/` });
-  else walk.diagnostics.warning("unknown_file", "is not a module; ignored", { file });
+  else if (/\.c[jt]s$/.test(file)) {
+    walk.diagnostics.warning("unknown_file", "is a CommonJS file; definitions are ES modules, so it is ignored", {
+      file,
+      hint: "Rename it to .ts or .js, with `export default` for the definition.",
+    });
+  } else walk.diagnostics.warning("unknown_file", "is not a module; ignored", { file });
 }
 
 /** One definition per file: `<folder>/<name>.ts` (and `.md` where allowed). */
