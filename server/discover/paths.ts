@@ -44,6 +44,15 @@ export function moduleStem(fileName: string): string | undefined {
   return extension ? fileName.slice(0, -extension.length) : undefined;
 }
 
+/** Why `dir` (absolute) cannot hold a project at all: it does not exist, or it is a file. */
+export function folderProblem(dir: string): string | undefined {
+  try {
+    return statSync(dir).isDirectory() ? undefined : `${dir} is a file, not a project folder`;
+  } catch {
+    return `${dir} does not exist`;
+  }
+}
+
 export interface DirEntry {
   name: string;
   kind: "file" | "dir";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { DiagnosticList, type Diagnostic } from "./diagnostics.ts";
 import { discoverEvals } from "./evals.ts";
 import type { NamedFile, ProjectManifest, SkillEntry, SubagentEntry } from "./manifest.ts";
-import { isDeclarationFile, listDefinitionDir, listDefinitionFiles, listDir, listFilesRecursive, moduleStem, NAME_PATTERN } from "./paths.ts";
+import { folderProblem, isDeclarationFile, listDefinitionDir, listDefinitionFiles, listDir, listFilesRecursive, moduleStem, NAME_PATTERN } from "./paths.ts";
 
 /** Folders under `bot/` that hold capabilities (and may not appear inside a subagent). */
 const CAPABILITY_DIRS = [
@@ -72,7 +72,7 @@ export function discoverProject(projectDir: string): DiscoveryResult {
   const diagnostics = new DiagnosticList();
   const { botDir, ignored } = findBotDir(rootDir);
   if (!botDir) {
-    diagnostics.error("missing_bot_dir", "no bot/ folder (or legacy agent/) in this directory", {
+    diagnostics.error("missing_bot_dir", folderProblem(rootDir) ?? "no bot/ folder (or legacy agent/) in this directory", {
       hint: "Create bot/instructions.md, or pass --dir pointing at a project.",
     });
     return { diagnostics: diagnostics.items };
