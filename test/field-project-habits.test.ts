@@ -53,6 +53,9 @@ describe("project-habits", () => {
     const positional = await project.bdk("call", ["service_info", '{"service":"search"}']);
     expect(positional.stderr).toBe(`bdk: unexpected argument "{"service":"search"}"; pass the input as --input '{"service":"search"}'. See \`bdk call --help\`.\n`);
     expect(positional.code).toBe(2);
+    const unknown = await project.bdk("call", ["service_infos"]);
+    expect(unknown.stderr).toBe('bdk call: no tool named "service_infos"; the agent\'s tools: page_owner, service_info (bdk info lists them)\n');
+    expect(unknown.code).toBe(1);
   });
 
   it("run: the tool without effect executes outside evals and sees its call id and dryRun false", async () => {

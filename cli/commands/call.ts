@@ -52,6 +52,11 @@ export const callCommand: Command = {
           }
           io.stderr.write(`warning: the agent has ${errors.length} error${errors.length === 1 ? "" : "s"} (bdk validate lists them); calling ${toolName}, which loaded.\n`);
         }
+        const { authoredTools } = await import("../../server/sessions/turn-setup.ts");
+        const callable = authoredTools(opened.agent).map((tool) => tool.name);
+        if (!callable.includes(toolName)) {
+          throw new Error(`no tool named "${toolName}"; ${callable.length > 0 ? `the agent's tools: ${callable.join(", ")}` : "the agent has no tools of its own"} (bdk info lists them)`);
+        }
         const result = await opened.runtime.callTool(toolName, input, { principal: { type: "user", id: "local" } });
         outcome = { isError: result.isError, result: result.output };
       } finally {
