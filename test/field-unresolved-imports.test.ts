@@ -18,7 +18,7 @@ afterAll(() => removeTempProjects());
 
 const REPORTED = [
   ["bot/tools/changelog.ts:4  failed to load: Cannot find module '@/bot/lib/changes'",
-    'It reads as a path alias: declare it in compilerOptions.paths of tsconfig.json at the project root (e.g. "@/*": ["./*"]), which the loader follows, or import it by a relative path.'],
+    'It reads as a path alias: declare it in compilerOptions.paths of a tsconfig.json at the project root (e.g. "@/*": ["./*"]), which the loader follows, or import it by a relative path.'],
   ["bot/tools/owners.ts:3  failed to load: Cannot find module '../lib/owner'",
     "No file ../lib/owner (.ts, .js, /index.ts) relative to bot/tools/; did you mean ../lib/owners?"],
   ["bot/tools/session_log.ts:4  failed to load: @cursor/bdk/dist/runtime/session-log.js is a private file of the published @cursor/bdk: it needs the Cursor-hosted kit",
