@@ -35,5 +35,7 @@ export async function agentTargets(dir: string, slug: string | undefined): Promi
     return { agents: [{ slug: selection.slug, dir: selection.dir }], diagnostics: [] };
   }
   const layout = discoverHost(dir);
-  return { agents: layout.kind === "multi" ? layout.agents : [{ dir }], diagnostics: layout.diagnostics };
+  // An empty folder's diagnostic is the host's ("neither a project nor a folder of projects"); loading it as a project would say it twice.
+  const agents = layout.kind === "multi" ? layout.agents : layout.kind === "single" ? [{ dir }] : [];
+  return { agents, diagnostics: layout.diagnostics };
 }

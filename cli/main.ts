@@ -82,5 +82,12 @@ function usageFailure(io: CommandIO, message: string, command: string | undefine
 }
 
 function processIO(): CommandIO {
+  // A reader that stops early (`bdk info | head -3`) closes the pipe: that ends the command quietly, as it does for any CLI.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      process.exit(0);
+    });
+  }
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }

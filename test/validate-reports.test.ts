@@ -98,6 +98,19 @@ describe("agent config", () => {
       { severity: "warning", code: "unknown_config_key", message: '"builtinTools.calendar" is not an agent config key; it is ignored', file: "bot/agent.ts" },
     ]);
   });
+
+  it("warns about names in the tools allowlist that are no built-in tool of this kit", async () => {
+    const { diagnostics } = await loadAgent(tempProject({ ...INSTRUCTIONS, ...agentFile('{ tools: ["read", "bash", "grep", "web_search", "task"] }') }));
+    expect(diagnostics).toEqual([
+      {
+        severity: "warning",
+        code: "unknown_builtin_tool",
+        message: 'tools lists "bash", "web_search", which are not built-in tools of this kit; ignored',
+        file: "bot/agent.ts",
+        hint: "The allowlist picks among the built-ins: read, write, edit, ls, glob, grep, shell, load_skill, task (shell runs commands). Your own tools and MCP tools are always available.",
+      },
+    ]);
+  });
 });
 
 describe("schedules", () => {

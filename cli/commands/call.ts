@@ -18,7 +18,11 @@ export const callCommand: Command = {
   async run(args, io) {
     const [toolName, ...extra] = args.positionals;
     if (!toolName) throw new UsageError("name the tool to call");
-    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (extra.length > 0) {
+      // `bdk call tool '{"q":1}'`: the input was meant, in the place other CLIs take it.
+      const looksLikeInput = /^\s*[{[]/.test(extra[0]);
+      throw new UsageError(`unexpected argument "${extra[0]}"${looksLikeInput ? `; pass the input as --input '${extra[0]}'` : ""}`);
+    }
     const input = parseInput(stringFlag(args, "input") ?? "{}");
 
     let outcome: { isError: boolean; result: unknown };
@@ -47,6 +51,11 @@ export const callCommand: Command = {
             throw refusal;
           }
           io.stderr.write(`warning: the agent has ${errors.length} error${errors.length === 1 ? "" : "s"} (bdk validate lists them); calling ${toolName}, which loaded.\n`);
+        }
+        const { authoredTools } = await import("../../server/sessions/turn-setup.ts");
+        const callable = authoredTools(opened.agent).map((tool) => tool.name);
+        if (!callable.includes(toolName)) {
+          throw new Error(`no tool named "${toolName}"; ${callable.length > 0 ? `the agent's tools: ${callable.join(", ")}` : "the agent has no tools of its own"} (bdk info lists them)`);
         }
         const result = await opened.runtime.callTool(toolName, input, { principal: { type: "user", id: "local" } });
         outcome = { isError: result.isError, result: result.output };

@@ -118,7 +118,8 @@ export const infoCommand: Command = {
       infos.push({ ...(listed ? { slug: target.slug } : {}), ...projectInfo(loaded.agent, loaded.diagnostics, new Date(), effectiveModel(loaded.agent.config, { env: io.env })) });
     }
     if (json) {
-      if (listed) io.stdout.write(`${JSON.stringify({ agents: infos, diagnostics: layout.diagnostics }, null, 2)}\n`);
+      if (layout.agents.length === 0) io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: layout.diagnostics }, null, 2)}\n`);
+      else if (listed) io.stdout.write(`${JSON.stringify({ agents: infos, diagnostics: layout.diagnostics }, null, 2)}\n`);
       else if (infos[0]) io.stdout.write(`${JSON.stringify(infos[0], null, 2)}\n`);
     } else {
       for (const diagnostic of layout.diagnostics) io.stdout.write(`${formatDiagnostic(diagnostic, io)}\n`);

@@ -100,4 +100,15 @@ describe("bdk info", () => {
     expect(empty.code).toBe(1);
     expect(JSON.parse(empty.stdout)).toMatchObject({ ok: false, diagnostics: [{ code: "missing_bot_dir" }] });
   });
+
+  it("says when --dir does not exist or is a file, once", async () => {
+    const project = tempProject({ "bot/instructions.md": "Hi." });
+    const missing = await runCommand(validateCommand, ["--dir", path.join(project, "nope")]);
+    expect(missing.stdout.split("\n")[0]).toBe(`error    ${path.join(project, "nope")} does not exist`);
+    expect(missing.stdout.match(/^error/gm)).toHaveLength(1);
+    expect(missing.code).toBe(1);
+    const file = await runCommand(infoCommand, ["--dir", path.join(project, "bot", "instructions.md"), "--json"]);
+    expect(JSON.parse(file.stdout)).toMatchObject({ ok: false, diagnostics: [{ message: `${path.join(project, "bot", "instructions.md")} is a file, not a project folder` }] });
+    expect(file.code).toBe(1);
+  });
 });

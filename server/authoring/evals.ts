@@ -21,6 +21,15 @@ export interface AssertionHandle {
   soft(): AssertionHandle;
 }
 
+/**
+ * What `t.judge(...)` returns: the grade is asynchronous, and `.soft()` may
+ * be called on it before or after awaiting (`await t.judge("...").soft()`).
+ * A judge left unawaited is still waited for before the case ends.
+ */
+export interface JudgeAssertion extends Promise<AssertionHandle> {
+  soft(): Promise<AssertionHandle>;
+}
+
 export interface EvalTurn {
   reply: string;
   sessionId: string;
@@ -43,7 +52,7 @@ export interface EvalT {
   usedNoTools(): AssertionHandle;
   maxToolCalls(count: number): AssertionHandle;
   check(value: unknown, assertion: Assertion): AssertionHandle;
-  judge(criterion: string, options?: { on?: string; threshold?: number }): Promise<AssertionHandle>;
+  judge(criterion: string, options?: { on?: string; threshold?: number }): JudgeAssertion;
   approve(): Promise<void>;
   deny(reason?: string): Promise<void>;
 }

@@ -30,6 +30,8 @@ export type DiagnosticCode =
   | "unknown_config_key"
   | "unknown_model"
   | "builtin_tool_shadowed"
+  | "unknown_builtin_tool"
+  | "unreadable_tsconfig"
   | "invalid_instructions"
   | "unsupported_feature";
 

@@ -10,7 +10,7 @@ import type { DiagnosticList } from "./diagnostics.ts";
 import type { NamedFile } from "./manifest.ts";
 import { listFilesRecursive, moduleStem } from "./paths.ts";
 
-const EVAL_SUFFIX = /\.eval\.(ts|mts|js|mjs)$/;
+export const EVAL_SUFFIX = /\.eval\.(ts|mts|js|mjs)$/;
 
 export function evalFileId(relativeToEvals: string): string {
   const withoutSuffix = relativeToEvals.replace(EVAL_SUFFIX, "");

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { DiagnosticList, type Diagnostic } from "./diagnostics.ts";
-import { listDir } from "./paths.ts";
+import { folderProblem, listDir } from "./paths.ts";
 import { findBotDir } from "./project.ts";
 
 export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -31,6 +31,11 @@ export function discoverHost(dir: string): HostLayout {
   if (findBotDir(root).botDir) return { kind: "single", dir: root, diagnostics: [] };
 
   const diagnostics = new DiagnosticList();
+  const missing = folderProblem(root);
+  if (missing) {
+    diagnostics.error("missing_bot_dir", missing, { hint: "Point --dir at a folder containing bot/, or at a folder whose subfolders do." });
+    return { kind: "empty", dir: root, diagnostics: diagnostics.items };
+  }
   const agents: HostAgent[] = [];
   for (const entry of listDir(root)) {
     if (entry.kind !== "dir" || entry.name === "node_modules") continue;

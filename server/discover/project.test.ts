@@ -68,6 +68,37 @@ describe("instructions", () => {
 });
 
 describe("capability folders", () => {
+  it("passes over unit tests beside definitions in silence, and names a CommonJS file", () => {
+    const { manifest, diagnostics } = discover({
+      ...INSTRUCTIONS,
+      "bot/agent.test.ts": "",
+      "bot/__tests__/agent.ts": "",
+      "bot/tools/greet.ts": "",
+      "bot/tools/greet.test.ts": "",
+      "bot/tools/greet.spec.mjs": "",
+      "bot/tools/__tests__/greet.ts": "",
+      "bot/tools/__mocks__/client.ts": "",
+      "bot/hooks/audit.ts": "",
+      "bot/hooks/audit.test.ts": "",
+      "bot/hooks/nested/__tests__/x.ts": "",
+      "bot/extensions/ci/index.ts": "",
+      "bot/extensions/ci.spec.ts": "",
+      "bot/tools/legacy.cjs": "",
+    });
+    expect(manifest.tools.map((tool) => tool.name)).toEqual(["greet"]);
+    expect(manifest.hooks.map((hook) => hook.name)).toEqual(["audit"]);
+    expect(manifest.extensions.map((extension) => extension.name)).toEqual(["ci"]);
+    expect(diagnostics).toEqual([
+      {
+        severity: "warning",
+        code: "unknown_file",
+        message: "is a CommonJS file; definitions are ES modules, so it is ignored",
+        file: "bot/tools/legacy.cjs",
+        hint: "Rename it to .ts or .js, with `export default` for the definition.",
+      },
+    ]);
+  });
+
   it("maps every path to its capability and name, with all module extensions", () => {
     const { manifest, diagnostics } = discover({
       ...INSTRUCTIONS,

@@ -8,7 +8,7 @@ import path from "node:path";
 import { DiagnosticList, type Diagnostic } from "./diagnostics.ts";
 import { discoverEvals } from "./evals.ts";
 import type { NamedFile, ProjectManifest, SkillEntry, SubagentEntry } from "./manifest.ts";
-import { isDeclarationFile, listDir, listFilesRecursive, moduleStem, NAME_PATTERN } from "./paths.ts";
+import { folderProblem, isDeclarationFile, listDefinitionDir, listDefinitionFiles, listDir, listFilesRecursive, moduleStem, NAME_PATTERN } from "./paths.ts";
 
 /** Folders under `bot/` that hold capabilities (and may not appear inside a subagent). */
 const CAPABILITY_DIRS = [
@@ -72,7 +72,7 @@ export function discoverProject(projectDir: string): DiscoveryResult {
   const diagnostics = new DiagnosticList();
   const { botDir, ignored } = findBotDir(rootDir);
   if (!botDir) {
-    diagnostics.error("missing_bot_dir", "no bot/ folder (or legacy agent/) in this directory", {
+    diagnostics.error("missing_bot_dir", folderProblem(rootDir) ?? "no bot/ folder (or legacy agent/) in this directory", {
       hint: "Create bot/instructions.md, or pass --dir pointing at a project.",
     });
     return { diagnostics: diagnostics.items };
@@ -117,7 +117,7 @@ function walkBotRoot(walk: Walk, manifest: ProjectManifest): void {
   const instructionForms: string[] = [];
   const singles: Record<"agent" | "artifacts" | "result", string[]> = { agent: [], artifacts: [], result: [] };
 
-  for (const entry of listDir(abs(walk))) {
+  for (const entry of listDefinitionDir(abs(walk))) {
     const file = rel(walk, entry.name);
     if (entry.kind === "dir") {
       walkBotFolder(walk, manifest, entry.name, instructionForms);
@@ -245,13 +245,18 @@ function addNamed<T extends NamedFile>(walk: Walk, list: T[], entry: T, kind: st
 function ignoredEntry(walk: Walk, file: string, isDirectory: boolean): void {
   if (isDeclarationFile(file)) return;
   if (isDirectory) walk.diagnostics.warning("unknown_directory", "folders are not discovered here; ignored", { file: `${file}/` });
-  else walk.diagnostics.warning("unknown_file", "is not a module; ignored", { file });
+  else if (/\.c[jt]s$/.test(file)) {
+    walk.diagnostics.warning("unknown_file", "is a CommonJS file; definitions are ES modules, so it is ignored", {
+      file,
+      hint: "Rename it to .ts or .js, with `export default` for the definition.",
+    });
+  } else walk.diagnostics.warning("unknown_file", "is not a module; ignored", { file });
 }
 
 /** One definition per file: `<folder>/<name>.ts` (and `.md` where allowed). */
 function namedModules(walk: Walk, folder: string, kind: string, extraExtensions: string[] = []): NamedFile[] {
   const list: NamedFile[] = [];
-  for (const entry of listDir(abs(walk, folder))) {
+  for (const entry of listDefinitionDir(abs(walk, folder))) {
     const file = rel(walk, folder, entry.name);
     const extra = extraExtensions.find((extension) => entry.name.endsWith(extension));
     const name = entry.kind === "file" ? (moduleStem(entry.name) ?? (extra ? entry.name.slice(0, -extra.length) : undefined)) : undefined;
@@ -263,7 +268,7 @@ function namedModules(walk: Walk, folder: string, kind: string, extraExtensions:
 
 function skills(walk: Walk): SkillEntry[] {
   const list: SkillEntry[] = [];
-  for (const entry of listDir(abs(walk, "skills"))) {
+  for (const entry of listDefinitionDir(abs(walk, "skills"))) {
     const file = rel(walk, "skills", entry.name);
     if (entry.kind === "dir") {
       if (!existsSync(abs(walk, "skills", entry.name, "SKILL.md"))) {
@@ -284,7 +289,7 @@ function skills(walk: Walk): SkillEntry[] {
 
 function subagents(walk: Walk): SubagentEntry[] {
   const list: (SubagentEntry & NamedFile)[] = [];
-  for (const entry of listDir(abs(walk, "subagents"))) {
+  for (const entry of listDefinitionDir(abs(walk, "subagents"))) {
     const folder = rel(walk, "subagents", entry.name);
     if (entry.kind !== "dir") {
       walk.diagnostics.warning("unknown_file", "subagents are folders (subagents/<id>/agent.ts); ignored", { file: folder });
@@ -292,7 +297,7 @@ function subagents(walk: Walk): SubagentEntry[] {
     }
     let agentFile: string | undefined;
     let instructionsFile: string | undefined;
-    for (const inner of listDir(abs(walk, "subagents", entry.name))) {
+    for (const inner of listDefinitionDir(abs(walk, "subagents", entry.name))) {
       const file = `${folder}/${inner.name}`;
       if (inner.kind === "dir") {
         if ((CAPABILITY_DIRS as readonly string[]).includes(inner.name)) {
@@ -325,10 +330,10 @@ function subagents(walk: Walk): SubagentEntry[] {
 
 function extensions(walk: Walk): NamedFile[] {
   const list: NamedFile[] = [];
-  for (const entry of listDir(abs(walk, "extensions"))) {
+  for (const entry of listDefinitionDir(abs(walk, "extensions"))) {
     const file = rel(walk, "extensions", entry.name);
     if (entry.kind === "dir") {
-      const inner = listDir(abs(walk, "extensions", entry.name));
+      const inner = listDefinitionDir(abs(walk, "extensions", entry.name));
       const index = inner.find((item) => item.kind === "file" && moduleStem(item.name) === "index");
       // A Cursor plugin folder (its .cursor-plugin/plugin.json) mounts without index.ts.
       const plugin = !index && existsSync(path.join(abs(walk, "extensions", entry.name), ".cursor-plugin", "plugin.json"));
@@ -351,7 +356,7 @@ function extensions(walk: Walk): NamedFile[] {
 /** `hooks/**\/<name>.ts`, named by the path without extension (`audit/usage`). */
 function hooks(walk: Walk): NamedFile[] {
   const list: NamedFile[] = [];
-  for (const relative of listFilesRecursive(abs(walk, "hooks"))) {
+  for (const relative of listDefinitionFiles(abs(walk, "hooks"))) {
     const file = rel(walk, "hooks", relative);
     const stem = moduleStem(path.posix.basename(relative));
     if (stem === undefined) {

@@ -4,7 +4,7 @@
  * them, not only the first failure) with a handle whose `.soft()` makes it
  * non-blocking.
  */
-import type { Assertion, AssertionHandle, EvalT, EvalTurn } from "../authoring/evals.ts";
+import type { Assertion, AssertionHandle, EvalT, EvalTurn, JudgeAssertion } from "../authoring/evals.ts";
 import { summarizeTrajectory } from "../harness/trajectory.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent } from "../protocol/events.ts";
@@ -38,6 +38,8 @@ export class EvalContext implements EvalT {
   private session?: { id: string; nextIndex: number };
   private turn?: TurnState;
   private closed = false;
+  /** Judge grades still running; the case ends only when they are recorded. */
+  private readonly grading = new Set<Promise<AssertionHandle>>();
 
   constructor(private readonly options: EvalContextOptions) {}
 
@@ -116,7 +118,26 @@ export class EvalContext implements EvalT {
     return this.record(`check(${assertion.label})`, assertion.check(value));
   }
 
-  async judge(criterion: string, options: { on?: string; threshold?: number } = {}): Promise<AssertionHandle> {
+  judge(criterion: string, options: { on?: string; threshold?: number } = {}): JudgeAssertion {
+    let soft = false;
+    const graded = this.grade(criterion, options).then((handle) => (soft ? handle.soft() : handle));
+    this.grading.add(graded);
+    const forget = () => this.grading.delete(graded);
+    graded.then(forget, forget);
+    return Object.assign(graded, {
+      soft() {
+        soft = true;
+        return graded;
+      },
+    });
+  }
+
+  /** Waits for judge grades the case did not await (`t.judge("...").soft();`); the first failure among them is the case's error. */
+  async settle(): Promise<void> {
+    while (this.grading.size > 0) await Promise.all([...this.grading]);
+  }
+
+  private async grade(criterion: string, options: { on?: string; threshold?: number }): Promise<AssertionHandle> {
     const name = `judge(${describeValue(criterion, 80)})`;
     if (options.on === undefined) this.requireTurn("t.judge()");
     const subject = options.on ?? this.reply;

@@ -70,6 +70,16 @@ const EVALS = {
         { id: "judge-on", async test(t) { await t.judge("Mentions shipping.", { on: "It shipped yesterday.", threshold: 0.5 }); } },
       ],
     });`,
+  "evals/soft-judged.eval.ts": `
+    import { defineEval } from "@cursor/bdk/evals";
+    export default defineEval({
+      async test(t) {
+        await t.send("hello");
+        t.succeeded();
+        await t.judge("Mentions shipping.").soft();
+        t.judge("Is written in French.").soft();
+      },
+    });`,
   "evals/approvals.eval.ts": `
     import { defineEval, includes } from "@cursor/bdk/evals";
     const ask = 'Issue a refund {"orderId": "A-1", "amount": 5}';
@@ -227,6 +237,24 @@ describe("runEvals", () => {
     expect(gradedCases["judged/only-judge"].assertions[0]).toMatchObject({ passed: true, score: 0.9 });
     const prompts = llm.requests.map((request) => JSON.stringify(request.body.messages));
     expect(prompts.some((prompt) => prompt.includes("Mentions shipping.") && prompt.includes("It shipped yesterday."))).toBe(true);
+  });
+
+  it("t.judge(...).soft(), awaited or not: graded, reported as a warning, failing the case only under --strict", async () => {
+    const judged = await open({ ...BOT, "evals/evals.config.ts": CONFIG(', judge: { model: "compat/judge-1" }'), ...EVALS });
+    llm.enqueue({ text: '{"score": 0.2, "reason": "No shipping."}' }, { text: '{"score": 0.1, "reason": "English."}' });
+    const options = { strict: false, dryRun: true, target: "local" as const, model: "scripted" };
+    const env = { BDK_OPENAI_BASE_URL: llm.baseURL };
+    const lenient = await run(judged, { filter: { ids: ["soft-judged"] }, env, options }).done;
+    expect(lenient.cases[0].verdict).toBe("passed");
+    expect(lenient.cases[0].assertions.map(({ name, passed, severity, message }) => ({ name, passed, severity, message }))).toEqual([
+      { name: "succeeded()", passed: true, severity: "error", message: expect.any(String) },
+      { name: 'judge("Mentions shipping.")', passed: false, severity: "warning", message: "compat/judge-1 scored 0.20 (< 0.7): No shipping." },
+      { name: 'judge("Is written in French.")', passed: false, severity: "warning", message: "compat/judge-1 scored 0.10 (< 0.7): English." },
+    ]);
+    llm.enqueue({ text: '{"score": 0.2, "reason": "No shipping."}' }, { text: '{"score": 0.1, "reason": "English."}' });
+    const strict = await run(judged, { filter: { ids: ["soft-judged"] }, env, options: { ...options, strict: true } }).done;
+    expect(strict.cases[0].verdict).toBe("failed");
+    await judged.close();
   });
 
   it("answers approvals with t.approve() / t.deny(), and stops turns a case left parked", async () => {

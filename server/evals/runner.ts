@@ -145,7 +145,12 @@ async function runIteration(input: RunEvalsInput, evalCase: LoadedEvalCase, iter
   const started = performance.now();
   let error: string | undefined;
   try {
-    await withTimeout(Promise.resolve().then(() => evalCase.test(t)), timeoutMs);
+    await withTimeout(
+      Promise.resolve()
+        .then(() => evalCase.test(t))
+        .then(() => t.settle()),
+      timeoutMs,
+    );
   } catch (thrown) {
     error = messageOf(thrown);
   } finally {

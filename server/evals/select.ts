@@ -1,3 +1,4 @@
+import { EVAL_SUFFIX, evalFileId } from "../discover/evals.ts";
 import type { LoadedEvalCase } from "../load/types.ts";
 
 export interface CaseFilter {
@@ -7,9 +8,17 @@ export interface CaseFilter {
   tags?: string[];
 }
 
+/** An eval file's path as a shell completes it (`evals/orders.eval.ts`, `./evals/orders/`) names its id (`orders`). */
+function asId(pattern: string): string {
+  const relative = pattern.replace(/^(?:\.\/)+/, "").replace(/^evals\//, "");
+  return EVAL_SUFFIX.test(relative) ? evalFileId(relative) : relative;
+}
+
 function matchesId(caseId: string, pattern: string): boolean {
-  const folder = pattern.replace(/\/+$/, "");
-  return caseId === folder || caseId.startsWith(`${folder}/`);
+  return [pattern, asId(pattern)].some((candidate) => {
+    const folder = candidate.replace(/\/+$/, "");
+    return caseId === folder || caseId.startsWith(`${folder}/`);
+  });
 }
 
 /** The cases a run covers, in id order; `unknownIds` lists ids that select nothing. */

@@ -21,7 +21,8 @@ export function loadEnvFiles(projectDir: string, env: Record<string, string | un
     try {
       text = readFileSync(file, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      // ENOTDIR: --dir names a file; discovery says so, in its own words.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") continue;
       throw new Error(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     for (const [key, value] of Object.entries(parseEnv(text))) {

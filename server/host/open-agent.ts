@@ -71,7 +71,8 @@ export class AgentLoadError extends Error {
   ) {
     super(
       `${agent} has errors:\n${agentErrors(diagnostics)
-        .map((diagnostic) => `  ${describeDiagnostic(diagnostic)}`)
+        // The hint says what to do (install a package, fix a path), as `bdk validate` prints it.
+        .map((diagnostic) => `  ${describeDiagnostic(diagnostic)}${diagnostic.hint ? `\n    ${diagnostic.hint}` : ""}`)
         .join("\n")}`,
     );
     this.name = "AgentLoadError";

@@ -4,6 +4,7 @@ import type { DiagnosticCode } from "../discover/diagnostics.ts";
 import type { SubagentEntry } from "../discover/manifest.ts";
 import { ACCEPTED_MODEL_FORMS, providerFor } from "../models/providers.ts";
 import { SCRIPTED_MODEL_ID } from "../models/scripted.ts";
+import { ALLOWLISTED_BUILTINS } from "./builtin-names.ts";
 import { checkConfigFields, type FieldCheck, type Fields, isBoolean, isString, listOf, unknownKeys, wholeNumberAtLeast } from "./config-fields.ts";
 import { checked, importDefinition, readProjectFile, type LoadContext } from "./context.ts";
 import { DefinitionError } from "./definition-error.ts";
@@ -88,6 +89,14 @@ export function agentConfigWarnings(config: AgentConfig): ConfigWarning[] {
   for (const [setting, field] of models) {
     const warning = setting === undefined ? undefined : modelWarning(setting, field);
     if (warning) warnings.push(warning);
+  }
+  const unknownTools = (config.tools ?? []).filter((name) => !ALLOWLISTED_BUILTINS.includes(name));
+  if (unknownTools.length > 0) {
+    warnings.push({
+      code: "unknown_builtin_tool",
+      message: `tools lists ${unknownTools.map((name) => `"${name}"`).join(", ")}, which ${unknownTools.length === 1 ? "is not a built-in tool" : "are not built-in tools"} of this kit; ignored`,
+      hint: `The allowlist picks among the built-ins: ${ALLOWLISTED_BUILTINS.join(", ")} (shell runs commands). Your own tools and MCP tools are always available.`,
+    });
   }
   return warnings;
 }

@@ -6,22 +6,11 @@
 import type { DiagnosticList } from "../discover/diagnostics.ts";
 import type { LoadedTool } from "./types.ts";
 
-/** Every tool the harness may add: the built-ins, `load_skill` (skills), `task` (subagents), `tag_artifact`, the reminder tools. */
-export const HARNESS_TOOL_NAMES: readonly string[] = [
-  "read",
-  "write",
-  "edit",
-  "ls",
-  "glob",
-  "grep",
-  "shell",
-  "load_skill",
-  "task",
-  "tag_artifact",
-  "reminders_create",
-  "reminders_list",
-  "reminders_cancel",
-];
+/** The harness tools `defineAgent({ tools })` chooses among: the built-ins, `load_skill` (skills), `task` (subagents). */
+export const ALLOWLISTED_BUILTINS: readonly string[] = ["read", "write", "edit", "ls", "glob", "grep", "shell", "load_skill", "task"];
+
+/** Every tool the harness may add: the allowlisted ones, `tag_artifact`, the reminder tools. */
+export const HARNESS_TOOL_NAMES: readonly string[] = [...ALLOWLISTED_BUILTINS, "tag_artifact", "reminders_create", "reminders_list", "reminders_cancel"];
 
 export function reportBuiltinNames(tools: readonly LoadedTool[], diagnostics: DiagnosticList): void {
   for (const tool of tools) {

@@ -34,7 +34,9 @@ export async function importFile(ctx: LoadContext, file: string): Promise<Record
   if (imported.ok) return imported.module;
   if (imported.skipped) return undefined;
   const explained = imported.failedImport !== undefined && ctx.missingExportFiles.has(imported.failedImport);
-  if (!imported.failedModule && !explained) ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line });
+  if (!imported.failedModule && !explained) {
+    ctx.diagnostics.error("import_failed", `failed to load: ${imported.message}`, { file, line: imported.line, ...(imported.hint ? { hint: imported.hint } : {}) });
+  }
   return undefined;
 }
 

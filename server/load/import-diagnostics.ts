@@ -19,7 +19,7 @@ export function reportFailedModules(ctx: LoadContext, toolsDir: string): void {
     ctx.diagnostics.error("import_failed", `${noun} ${failure.file}, which failed: ${failure.message}`, {
       file: failure.file,
       line: failure.line,
-      hint: `Imported by ${listed}${more}; none of them loaded. Fix ${failure.file} and they all load.`,
+      hint: `${failure.hint ? `${failure.hint} ` : ""}Imported by ${listed}${more}; none of them loaded. Fix ${failure.file} and they all load.`,
     });
   }
 }

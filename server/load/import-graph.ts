@@ -6,6 +6,7 @@
  * import into `undefined` silently; esbuild's linker reports it, for project
  * files and for the kit's own modules (`@cursor/bdk/...`).
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Message, Plugin } from "esbuild";
 import type { ProjectManifest } from "../discover/manifest.ts";
@@ -72,19 +73,21 @@ function kitModuleSource(specifier: string): string {
 }
 
 /**
- * Records the project's own edges. Only relative specifiers come to this
- * callback (the filter runs inside esbuild): packages stay external and cost
- * no round trip, so a 250-tool project scans in a few hundred milliseconds.
- * An import through a tsconfig `paths` alias is linked but not recorded.
+ * Records the project's own edges. Relative specifiers, and in a project
+ * with tsconfig `paths` every bare one (an alias such as `~lib/x` is only
+ * told from a package by resolving it), come to this callback; otherwise
+ * packages stay external inside esbuild and cost no round trip, so a
+ * 250-tool project scans in a few hundred milliseconds.
  */
-function graphPlugin(rootDir: string, imports: ImportScan["imports"]): Plugin {
+function graphPlugin(rootDir: string, imports: ImportScan["imports"], aliases: boolean): Plugin {
   const isProjectFile = (file: string) => file.startsWith(rootDir + path.sep) && !file.split(path.sep).includes("node_modules");
   return {
     name: "bdk-import-graph",
     setup(esbuild) {
-      esbuild.onResolve({ filter: KIT_SPECIFIER }, (args) => ({ path: args.path, namespace: KIT_NAMESPACE }));
+      // A kit specifier that is no entry point (`@cursor/bdk/dist/...`) is left to the loader, which says what it is.
+      esbuild.onResolve({ filter: KIT_SPECIFIER }, (args) => (kitModule(args.path) ? { path: args.path, namespace: KIT_NAMESPACE } : { path: args.path, external: true }));
       esbuild.onLoad({ filter: /.*/, namespace: KIT_NAMESPACE }, (args) => ({ contents: kitModuleSource(args.path), loader: "js" }));
-      esbuild.onResolve({ filter: RELATIVE }, async (args) => {
+      esbuild.onResolve({ filter: aliases ? /.*/ : RELATIVE }, async (args) => {
         if (args.pluginData === "resolving" || !args.importer) return undefined;
         const resolved = await esbuild.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });
         // Packages, builtins and assets (`.md`, ...) are not followed: only the project's own modules are linked.
@@ -99,6 +102,17 @@ function graphPlugin(rootDir: string, imports: ImportScan["imports"]): Plugin {
       });
     },
   };
+}
+
+/** Whether the project's tsconfig.json may declare `paths` (its own or by `extends`): a cheap look, where a false positive only costs round trips. */
+function mayHaveAliases(rootDir: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path.join(rootDir, "tsconfig.json"), "utf8");
+  } catch {
+    return false;
+  }
+  return /"(?:paths|extends)"/.test(text);
 }
 
 const NO_MATCHING_EXPORT = /^No matching export in "(.+)" for import "(.+)"$/;
@@ -151,7 +165,8 @@ export async function scanImports(rootDir: string, entryFiles: string[]): Promis
       logLevel: "silent",
       packages: "external",
       splitting: true,
-      plugins: [graphPlugin(rootDir, imports)],
+      // esbuild reads the project's tsconfig.json (and its `extends`) as the loader does.
+      plugins: [graphPlugin(rootDir, imports, mayHaveAliases(rootDir))],
     });
     messages = result.warnings;
   } catch (error) {

@@ -10,6 +10,7 @@
  * the importer remembers the failure and answers every later file that
  * imports it (per the import scan) with that failure, without running it.
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -28,6 +29,8 @@ export type ModuleImport =
       ok: false;
       message: string;
       line?: number;
+      /** What to do about it (a missing package: install it). */
+      hint?: string;
       /** Another project module failed (relative path): it is reported once, for all its importers (`failedModules`). */
       failedModule?: string;
       /** The file (relative) whose import of a missing export made the load fail (`(0 , _x.default) is not a function`). */
@@ -41,6 +44,7 @@ export interface FailedModule {
   file: string;
   message: string;
   line?: number;
+  hint?: string;
   importers: string[];
 }
 
@@ -49,6 +53,8 @@ export interface ProjectImporter {
   load(absoluteFile: string): Promise<ModuleImport>;
   /** The modules other files failed on, in the order they failed. */
   failedModules(): FailedModule[];
+  /** Why the project's tsconfig.json could not be read (its path aliases are then not used). */
+  tsconfigProblem?: string;
   /** Imports `specifier` as `fromFile` would (the very module object it got); undefined when it cannot be loaded. */
   importFrom(specifier: string, fromFile: string): Promise<unknown>;
 }
@@ -68,7 +74,7 @@ function evictProjectModules(rootDir: string): void {
  * The loader's message without a stack, paths relative to the project, and
  * the line when the transpiler reports `file:line:column`.
  */
-export function describeImportError(error: unknown, rootDir: string, file: string): { message: string; line?: number; failedImport?: string } {
+export function describeImportError(error: unknown, rootDir: string, file: string): { message: string; line?: number; hint?: string; failedImport?: string } {
   const interop = explainInteropError(error, rootDir);
   if (interop) {
     const here = interop.file === path.relative(rootDir, file);
@@ -78,11 +84,15 @@ export function describeImportError(error: unknown, rootDir: string, file: strin
       ...(interop.file ? { failedImport: interop.file } : {}),
     };
   }
-  const missing = explainMissingModule(error, rootDir);
+  const missing = explainMissingModule(error, rootDir, file);
   if (missing) {
     const here = missing.importer === undefined || missing.importer === file;
     const where = missing.importer && path.relative(rootDir, missing.importer).split(path.sep).join("/");
-    return { message: here ? missing.message : `${where}${missing.line ? `:${missing.line}` : ""}: ${missing.message}`, line: here ? missing.line : undefined };
+    return {
+      message: here ? missing.message : `${where}${missing.line ? `:${missing.line}` : ""}: ${missing.message}`,
+      line: here ? missing.line : undefined,
+      hint: missing.hint,
+    };
   }
   // A module may throw anything (`throw "x"`, `throw { code: 1 }`): keep what it threw.
   const raw = messageOf(error);
@@ -134,6 +144,30 @@ export function defaultExport(module: Record<string, unknown>): { found: boolean
   return Object.prototype.hasOwnProperty.call(module, "default") ? { found: true, value: module.default } : { found: false };
 }
 
+/** The project's own `tsconfig.json` (its `extends` are followed by jiti), when it has one. */
+function projectTsconfig(root: string): string | undefined {
+  const file = path.join(root, "tsconfig.json");
+  return existsSync(file) ? file : undefined;
+}
+
+/**
+ * jiti for one project. `compilerOptions.paths` aliases (`@/*`, `~lib/*`)
+ * resolve as the project's editor and tsc resolve them; a tsconfig.json
+ * that cannot be read (it extends a package that is not installed) costs
+ * the aliases, not the load, and is reported.
+ */
+function createProjectJiti(root: string): { jiti: ReturnType<typeof createJiti>; tsconfigProblem?: string } {
+  const parent = pathToFileURL(path.join(root, "package.json")).href;
+  const options = { moduleCache: true, interopDefault: true, fsCache: FS_CACHE_DIR, virtualModules: authoringVirtualModules() };
+  const tsconfig = projectTsconfig(root);
+  if (!tsconfig) return { jiti: createJiti(parent, options) };
+  try {
+    return { jiti: createJiti(parent, { ...options, tsconfigPaths: tsconfig }) };
+  } catch (error) {
+    return { jiti: createJiti(parent, options), tsconfigProblem: messageOf(error).split(root + path.sep).join("") };
+  }
+}
+
 /** `imports`: each project file's project imports (from the import scan), so known failures are not re-run. */
 export function createProjectImporter(rootDir: string, imports: Map<string, Set<string>> = new Map()): ProjectImporter {
   const root = path.resolve(rootDir);
@@ -142,14 +176,9 @@ export function createProjectImporter(rootDir: string, imports: Map<string, Set<
   const relative = (file: string) => path.relative(root, file).split(path.sep).join("/");
   const answer = (failure: FailedModule, importer: string): ModuleImport => {
     failure.importers.push(relative(importer));
-    return { ok: false, message: failure.message, line: failure.line, failedModule: failure.file };
+    return { ok: false, message: failure.message, line: failure.line, hint: failure.hint, failedModule: failure.file };
   };
-  const jiti = createJiti(pathToFileURL(path.join(root, "package.json")).href, {
-    moduleCache: true,
-    interopDefault: true,
-    fsCache: FS_CACHE_DIR,
-    virtualModules: authoringVirtualModules(),
-  });
+  const { jiti, tsconfigProblem } = createProjectJiti(root);
   const timeoutMs = importTimeoutMs();
   // After an import that never finished, later ones could wait on the same module forever: they are not attempted.
   let stuck: string | undefined;
@@ -173,13 +202,15 @@ export function createProjectImporter(rootDir: string, imports: Map<string, Set<
         }
         let failure = failed.get(thrower.file);
         if (!failure) {
-          failure = { file: relative(thrower.file), message: describeImportError(error, root, thrower.file).message, line: thrower.line, importers: [] };
+          const { message, hint } = describeImportError(error, root, thrower.file);
+          failure = { file: relative(thrower.file), message, line: thrower.line, ...(hint ? { hint } : {}), importers: [] };
           failed.set(thrower.file, failure);
         }
         return answer(failure, absoluteFile);
       }
     },
     failedModules: () => [...failed.values()],
+    tsconfigProblem,
     async importFrom(specifier, fromFile) {
       try {
         return await jiti.import(specifier, { parentURL: pathToFileURL(fromFile).href });

@@ -117,10 +117,18 @@ describe("import failures and wrong exports", () => {
     });
     const { diagnostics } = await loadAgent(dir);
     const messages = Object.fromEntries(diagnostics.map((diagnostic) => [diagnostic.file, diagnostic.message]));
-    expect(messages["bot/tools/missing.ts"]).toContain("Cannot find module 'no-such-package'");
+    expect(diagnostics.find((diagnostic) => diagnostic.file === "bot/tools/missing.ts")).toMatchObject({
+      line: 1,
+      message: "failed to load: Cannot find package 'no-such-package'",
+      hint: "Install it in the project: npm install no-such-package.",
+    });
     const missingLib = diagnostics.find((diagnostic) => diagnostic.file === "bot/tools/missing_lib.ts");
     // The line of the import itself, and no absolute "Require stack" paths.
-    expect(missingLib).toMatchObject({ line: 3, message: "failed to load: Cannot find module '../lib/nope.js'" });
+    expect(missingLib).toMatchObject({
+      line: 3,
+      message: "failed to load: Cannot find module '../lib/nope.js'",
+      hint: "No file ../lib/nope.js (.ts, .js, /index.ts) relative to bot/tools/: check the path and the file name's case.",
+    });
     expect(messages["bot/tools/throws.ts"]).toBe("failed to load: API_TOKEN is required");
   });
 
@@ -145,6 +153,49 @@ describe("import failures and wrong exports", () => {
     ]);
     // The files still load (the name is undefined at run time): an unrelated tool can be called.
     expect(agent!.tools.map((tool) => tool.name)).toEqual(["greet", "kit"]);
+  });
+
+  it("a tsconfig.json that extends a package not installed costs its aliases, with a warning, not the load", async () => {
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      "tsconfig.json": '{ "extends": "@tsconfig/not-installed/tsconfig.json", "compilerOptions": { "paths": { "~lib/*": ["./bot/lib/*"] } } }',
+      "bot/lib/answer.ts": "export const answer = 42;",
+      "bot/tools/answer.ts": 'import { defineTool } from "@cursor/bdk/tools";\nimport { answer } from "~lib/answer";\nexport default defineTool({ description: "a", execute: () => answer });',
+      "bot/tools/ping.ts": 'import { defineTool } from "@cursor/bdk/tools";\nexport default defineTool({ description: "ping", execute: () => "pong" });',
+    });
+    const { agent, diagnostics } = await loadAgent(dir);
+    expect(diagnostics.map(({ severity, file, line, message }) => ({ severity, file, line, message }))).toEqual([
+      {
+        severity: "warning",
+        file: "tsconfig.json",
+        line: undefined,
+        message: "cannot be read (File '@tsconfig/not-installed/tsconfig.json' not found.); its compilerOptions.paths aliases are not used",
+      },
+      { severity: "error", file: "bot/tools/answer.ts", line: 2, message: "failed to load: Cannot find module '~lib/answer'" },
+    ]);
+    expect(agent!.tools.map((tool) => tool.name)).toEqual(["ping"]);
+  });
+
+  it("evaluates a failing bot/lib module once when tools import it through a tsconfig paths alias", async () => {
+    const tools = Object.fromEntries(
+      ["a", "b", "c"].map((name) => [
+        `bot/tools/${name}.ts`,
+        `import { defineTool } from "@cursor/bdk/tools";\nimport { settings } from "~lib/settings";\nexport default defineTool({ description: "${name}", execute: () => settings });`,
+      ]),
+    );
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      ...tools,
+      "tsconfig.json": '{\n  // aliases\n  "compilerOptions": { "baseUrl": ".", "paths": { "~lib/*": ["bot/lib/*"] }, },\n}\n',
+      "bot/lib/settings.ts": "(globalThis as { settingsLoads?: number }).settingsLoads = ((globalThis as { settingsLoads?: number }).settingsLoads ?? 0) + 1;\nthrow new Error('SETTINGS_URL is not set');\nexport const settings = 1;",
+    });
+    const counter = globalThis as { settingsLoads?: number };
+    counter.settingsLoads = 0;
+    const { diagnostics } = await loadAgent(dir);
+    expect(counter.settingsLoads).toBe(1);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({ file: "bot/lib/settings.ts", line: 2, message: "3 tools import bot/lib/settings.ts, which failed: SETTINGS_URL is not set" }),
+    ]);
   });
 
   it("evaluates a bot/lib module that throws once and reports it once for all its importers", async () => {

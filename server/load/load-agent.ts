@@ -134,6 +134,12 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
     missingExportFiles: new Set(),
   };
   reportMissingExports(ctx, scan?.missingExports ?? []);
+  if (importer.tsconfigProblem) {
+    diagnostics.warning("unreadable_tsconfig", `cannot be read (${importer.tsconfigProblem}); its compilerOptions.paths aliases are not used`, {
+      file: "tsconfig.json",
+      hint: "Install what it extends (npm install in the project), or fix the file.",
+    });
+  }
   const config = await loadAgentConfig(ctx, manifest.agentFile);
   const instructions = await loadInstructions(ctx, manifest.instructions);
   const parts = emptyAssembly();
