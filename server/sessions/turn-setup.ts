@@ -106,6 +106,7 @@ export function authoredTools(agent: ResolvedAgent): LoadedTool[] {
               timeoutMs: scriptLimit(tool),
               signal: ctx.abortSignal,
               sandbox,
+              projectDir: agent.rootDir,
               sessionId: ctx.session.id,
             });
             if (isError) throw new Error(typeof output === "string" ? output : JSON.stringify(output));

@@ -62,8 +62,17 @@ beforeAll(async () => {
 });
 afterAll(() => temp.remove());
 
-const run = (name: string, input: unknown, options: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
-  runAgentTool({ workspaceDir: workspace, name, input, timeoutMs: options.timeoutMs ?? 20_000, signal: options.signal ?? new AbortController().signal, sessionId: "ses_agent" });
+const run = (name: string, input: unknown, options: { timeoutMs?: number; signal?: AbortSignal; sandbox?: boolean } = {}) =>
+  runAgentTool({
+    workspaceDir: workspace,
+    name,
+    input,
+    timeoutMs: options.timeoutMs ?? 20_000,
+    signal: options.signal ?? new AbortController().signal,
+    sessionId: "ses_agent",
+    sandbox: options.sandbox,
+    projectDir: path.join(temp.dir, "project"),
+  });
 
 describe("agent-executed tools", () => {
   it("every authoring alias points at an existing kit file", () => {
@@ -91,6 +100,12 @@ describe("agent-executed tools", () => {
     } finally {
       delete process.env.SECRET_X;
     }
+  });
+
+  it("runs in the sandbox (a private /tmp) with a project that lives below /tmp", async () => {
+    expect(temp.dir.startsWith("/tmp/")).toBe(true);
+    expect(await run("probe", { word: "sb" }, { sandbox: true })).toMatchObject({ isError: false, output: { echoed: "sbsb", cwd: workspace } });
+    expect(readFileSync(path.join(workspace, "probe-ran.txt"), "utf8")).toBe("sb");
   });
 
   it("reports invalid input and a throwing tool as error results", async () => {

@@ -3,6 +3,7 @@
  * bare environment (no server secrets), like the model would from the shell.
  */
 import { existsSync } from "node:fs";
+import { KIT_DIR } from "../../kit-dir.ts";
 import { resolveInside } from "../workspace.ts";
 import { agentToolScriptPath } from "./agent-tool-script.ts";
 import { childEnv, runProcess } from "./run-process.ts";
@@ -18,6 +19,8 @@ export interface AgentToolRun {
   timeoutMs: number;
   signal: AbortSignal;
   sandbox?: boolean;
+  /** The project's folder: the script imports the tool's source from it, so the sandbox keeps it readable. */
+  projectDir?: string;
   /** Seen by the tool as `ctx.session.id`. */
   sessionId?: string;
 }
@@ -51,7 +54,7 @@ export async function runAgentTool(options: AgentToolRun): Promise<AgentToolOutc
   // Input goes through stdin: a command-line argument is limited to 128 KiB.
   const argv = [process.execPath, script];
   const run = await runProcess({
-    argv: confinedArgv({ sandbox: options.sandbox, cwd }, argv),
+    argv: confinedArgv({ sandbox: options.sandbox, cwd, readOnly: [KIT_DIR, ...(options.projectDir ? [options.projectDir] : [])] }, argv),
     cwd,
     env: childEnv(options.sessionId),
     timeoutMs: options.timeoutMs,

@@ -24,8 +24,14 @@ import os from "node:os";
 /** What both bubblewrap modes start with: no capabilities, a session of its own, gone with the server. */
 const BWRAP_COMMON = ["bwrap", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
 
-/** The argv that runs `argv` inside the sandbox, with `workspaceDir` (a real path) writable and current. */
-export function sandboxArgv(workspaceDir: string, argv: string[]): string[] {
+/**
+ * The argv that runs `argv` inside the sandbox, with `workspaceDir` (a real
+ * path) writable and current. `readOnly`: folders the command must still
+ * read when they lie below /tmp, which the sandbox replaces (an agent tool's
+ * project and the kit).
+ */
+export function sandboxArgv(workspaceDir: string, argv: string[], readOnly: string[] = []): string[] {
+  const underTmp = readOnly.filter((dir) => dir === "/tmp" || dir.startsWith("/tmp/"));
   return [
     ...BWRAP_COMMON,
     // Every namespace, a user namespace included where the kernel allows one.
@@ -33,8 +39,9 @@ export function sandboxArgv(workspaceDir: string, argv: string[]): string[] {
     "--ro-bind", "/", "/",
     "--dev", "/dev",
     "--proc", "/proc",
-    // Before the workspace bind: a workspace below /tmp must stay visible.
+    // Before the binds below: what lies below /tmp must stay visible.
     "--tmpfs", "/tmp",
+    ...underTmp.flatMap((dir) => ["--ro-bind", dir, dir]),
     "--bind", workspaceDir, workspaceDir,
     "--chdir", workspaceDir,
     "--",
@@ -68,7 +75,7 @@ export function processNamespaceAvailable(): boolean {
 }
 
 /** `argv` wrapped for the strongest confinement available: the sandbox when asked for, else a process namespace when possible. */
-export function confinedArgv(options: { sandbox?: boolean; cwd: string }, argv: string[]): string[] {
-  if (options.sandbox) return sandboxArgv(options.cwd, argv);
+export function confinedArgv(options: { sandbox?: boolean; cwd: string; readOnly?: string[] }, argv: string[]): string[] {
+  if (options.sandbox) return sandboxArgv(options.cwd, argv, options.readOnly);
   return processNamespaceAvailable() ? processNamespaceArgv(options.cwd, argv) : argv;
 }
