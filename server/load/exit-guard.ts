@@ -45,17 +45,42 @@ function refusal(code: unknown): ProjectExitError | undefined {
   return undefined;
 }
 
+/**
+ * Whether the project's call came straight from the event loop (a timer or
+ * an event callback: below the project's frame there are only Node's own).
+ * Thrown, it would reach every `uncaughtException` listener, and a framework
+ * in the process (Next.js on Node 24) prints it with its stack.
+ */
+function fromCallback(probe: Error): boolean {
+  const frames = (probe.stack ?? "").split("\n").slice(1);
+  const own = frames.findIndex((frame) => [...projectRoots].some((root) => frame.includes(root + path.sep)));
+  if (own < 0) return false;
+  const below = frames.slice(own + 1);
+  return below.length > 0 && below.every((frame) => /\(node:internal\/|at node:internal\/|\(native\)/.test(frame));
+}
+
+function refuse(refused: ProjectExitError, probe: Error): void {
+  if (importFailures.size === 0 && fromCallback(probe)) {
+    writeSync(2, `error    ${refused.message} (from a callback); ignored, the process keeps running.\n`);
+    return;
+  }
+  throw refused;
+}
+
 function guardedExit(this: NodeJS.Process, code?: number | string | null): never {
   const refused = refusal(code);
-  if (refused) throw refused;
-  return originalExit!.call(process, code);
+  if (!refused) return originalExit!.call(process, code);
+  refuse(refused, new Error());
+  // Refused from a callback: the callback goes on, the process keeps running.
+  return undefined as never;
 }
 
 /** `process.exit` ends in `reallyExit`; a project reaching for it directly is refused the same way. */
 function guardedReallyExit(this: NodeJS.Process, code?: number): never {
   const refused = refusal(code);
-  if (refused) throw refused;
-  return originalReallyExit!.call(process, code);
+  if (!refused) return originalReallyExit!.call(process, code);
+  refuse(refused, new Error());
+  return undefined as never;
 }
 
 function onUncaughtException(error: unknown): void {

@@ -114,10 +114,13 @@ export function describeImportError(error: unknown, rootDir: string, file: strin
  * module that throws when the importer calls it is the importer's failure,
  * not the module's.
  */
-function throwingModule(error: unknown, rootDir: string): { file: string; line: number } | undefined {
+function throwingModule(error: unknown, rootDir: string, loading: string): { file: string; line?: number } | undefined {
   const cache = createRequire(import.meta.url).cache;
   const frame = projectFrames(error, rootDir).find(({ absolute }) => !cache[absolute]?.loaded);
-  return frame && { file: frame.absolute, line: frame.line };
+  if (frame) return { file: frame.absolute, line: frame.line };
+  // Node 24 gives a module that was not found no frame in the importing file: the error's own message names it.
+  const missing = explainMissingModule(error, rootDir, loading);
+  return missing?.importer ? { file: missing.importer, line: missing.line } : undefined;
 }
 
 /** The first module in `file`'s project imports (transitively, not `file` itself) that is known to fail. */
@@ -195,7 +198,7 @@ export function createProjectImporter(rootDir: string, imports: Map<string, Set<
           stuck = path.relative(root, absoluteFile);
           return { ok: false, message: `${error.message}; the project's other modules were not loaded` };
         }
-        const thrower = throwingModule(error, root);
+        const thrower = throwingModule(error, root, absoluteFile);
         if (!thrower || thrower.file === absoluteFile) {
           const described = describeImportError(error, root, absoluteFile);
           return { ok: false, ...described, line: described.line ?? thrower?.line };
