@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { recordingModel, userTexts } from "../../test/support/recording-model.ts";
 import { afterEach, expect, it } from "vitest";
 import { startTestRuntime, type TestRuntime } from "../../test/support/runtime.ts";
 import { testAgent } from "../../test/support/tools.ts";
-import { createScriptedModel } from "../models/index.ts";
 
 const me = { type: "user" as const, id: "local" };
 const opened: TestRuntime[] = [];
@@ -16,14 +16,6 @@ afterEach(async () => {
   for (const runtime of opened.splice(0)) await runtime.close();
 });
 
-/** The scripted model, recording the prompt of every step. */
-function recordingModel(prompts: LanguageModelV3Prompt[]): LanguageModelV3 {
-  const scripted = createScriptedModel({ agentName: "test" });
-  return { ...scripted, doStream: (call) => (prompts.push(call.prompt), scripted.doStream(call)) };
-}
-
-const userTexts = (prompt: LanguageModelV3Prompt) =>
-  prompt.filter((message) => message.role === "user").map((message) => message.content.map((part) => ("text" in part ? part.text : "")).join(""));
 
 it("forgets idle sessions past the cache and rebuilds their history from events", async () => {
   const prompts: LanguageModelV3Prompt[] = [];

@@ -6,13 +6,13 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { recordingModel, userTexts } from "../../test/support/recording-model.ts";
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
 import { startTestRuntime, type TestRuntime } from "../../test/support/runtime.ts";
 import { testAgent, zodTool } from "../../test/support/tools.ts";
 import type { AgentConfig } from "../load/types.ts";
-import { createScriptedModel } from "../models/index.ts";
 
 const me = { type: "user" as const, id: "local" };
 const opened: TestRuntime[] = [];
@@ -20,14 +20,7 @@ afterEach(async () => {
   for (const runtime of opened.splice(0)) await runtime.close();
 });
 
-function recordingModel(prompts: LanguageModelV3Prompt[]): LanguageModelV3 {
-  const scripted = createScriptedModel({ agentName: "test" });
-  return { ...scripted, doStream: (call) => (prompts.push(call.prompt), scripted.doStream(call)) };
-}
-
 const systemOf = (prompt: LanguageModelV3Prompt) => prompt.filter((message) => message.role === "system").map((message) => message.content).join("\n");
-const userTexts = (prompt: LanguageModelV3Prompt) =>
-  prompt.filter((message) => message.role === "user").map((message) => message.content.map((part) => ("text" in part ? part.text : "")).join(""));
 
 function setUp() {
   const prompts: LanguageModelV3Prompt[] = [];
