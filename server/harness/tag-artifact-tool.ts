@@ -21,6 +21,6 @@ export function createTagArtifactTool(registry: ArtifactsDefinition): LoadedTool
     `Record a durable artifact of this session. Kinds:\n${kinds}`,
     input,
     (artifact, ctx) => ctx.artifacts.tag(artifact),
-    { effect: "write" },
+    { effect: "write", source: "artifacts" },
   );
 }

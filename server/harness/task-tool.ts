@@ -40,6 +40,6 @@ export function createTaskTool(options: TaskToolOptions): LoadedTool {
       }
     },
     // A subagent's turn stops with its parent's and each of its tool calls has its own limit: no limit of its own.
-    { timeoutMs: Number.POSITIVE_INFINITY },
+    { timeoutMs: Number.POSITIVE_INFINITY, source: "subagents" },
   );
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { OpenedAgent } from "../host/open-agent.ts";
 import { projectInfo } from "../discover/info.ts";
 import type { Principal } from "../protocol/events.ts";
+import { offerJson } from "../sessions/model-offer.ts";
 import type { SessionRow } from "../store/types.ts";
 import { readJsonBody } from "./body.ts";
 import { eventStream, NDJSON_HEADERS } from "./ndjson.ts";
@@ -187,6 +188,18 @@ export const sessionRoutes = {
         needsApproval: tool.needsApprovalLabel,
       }));
     return json({ ok: true, tools });
+  },
+
+  /**
+   * What the model is offered on a turn: the system prompt part by part
+   * (instructions, skills, workspace, memory, or a fork's), every tool with
+   * its source, and the bot version. `?sessionId=` for that session's next
+   * turn; without it, a new session's first.
+   */
+  async agentOffer(req) {
+    const sessionId = new URL(req.request.url).searchParams.get("sessionId") ?? undefined;
+    const principal = sessionId ? sessionPrincipal({ ...req, params: { id: sessionId } }) : req.principal;
+    return json({ ok: true, ...offerJson(await req.opened.runtime.modelOffer(principal, sessionId)) });
   },
 
   async callTool({ request, params, opened, principal }) {

@@ -15,6 +15,8 @@ import type { ModelSetting } from "../authoring/types.ts";
 import type { Diagnostic } from "../discover/diagnostics.ts";
 
 /** A tool ready to run: a JSON Schema for the model, a validator, an executor. */
+export type ToolSource = "authored" | "builtin" | "reminders" | "artifacts" | "subagents" | "connection" | "extension";
+
 export interface LoadedTool {
   name: string;
   description: string;
@@ -24,8 +26,15 @@ export interface LoadedTool {
   parseInput(input: unknown): { ok: true; value: unknown } | { ok: false; message: string };
   execute(input: unknown, ctx: ToolContext): Promise<unknown>;
   execution: "server" | "agent";
-  /** Where the tool came from, for `info` and diagnostics. */
-  source: "authored" | "builtin" | "connection" | "extension";
+  /**
+   * Where the tool came from, for `info`, diagnostics and the model offer:
+   * the project, a harness built-in (`reminders`, `artifacts` and
+   * `subagents` are the built-ins a setting turns on), an MCP connection or
+   * an extension.
+   */
+  source: ToolSource;
+  /** The MCP connection that serves a `connection` tool. */
+  connection?: string;
   file?: string;
   effect(input: unknown): ToolEffect;
   /** Display form of the effect for `info` (`"read"`, `"write"` or `"dynamic"`). */

@@ -58,6 +58,7 @@ export function connectionTool(connection: string, tool: McpTool, validator: jso
     },
     execution: "server",
     source: "connection",
+    connection,
     effect: () => effect,
     effectLabel: effect,
     needsApproval: async () => false,
@@ -84,6 +85,7 @@ export function connectTool(connection: string, connect: (ctx: ToolContext) => P
     },
     execution: "server",
     source: "connection",
+    connection,
     // Signing in changes nothing on the server: a dry run may connect too.
     effect: () => "read",
     effectLabel: "read",

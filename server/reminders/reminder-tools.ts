@@ -33,7 +33,7 @@ function tool<S extends z.ZodObject>(
   effect: "read" | "write",
   execute: (value: z.output<S>, ctx: ToolContext) => Promise<unknown>,
 ): LoadedTool {
-  return builtinTool(name, description, input, execute, { effect });
+  return builtinTool(name, description, input, execute, { effect, source: "reminders" });
 }
 
 export function createReminderTools(): LoadedTool[] {

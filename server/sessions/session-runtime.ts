@@ -19,6 +19,7 @@ import { dispatchToHooks } from "./hook-runner.ts";
 import { type Answered, IdempotentAnswers } from "./idempotent-answers.ts";
 import { LiveSessions } from "./live-sessions.ts";
 import { cutForFork } from "./fork-cut.ts";
+import { connectionTools, type ModelOffer, modelOffer, NEW_SESSION_WORKSPACE } from "./model-offer.ts";
 import { recoverTurns } from "./recovery.ts";
 import { checkToolStubs, modelConfigFor } from "./run-overrides.ts";
 import { type Admission, TurnChain } from "./turn-chain.ts";
@@ -416,6 +417,29 @@ export class SessionRuntime {
 
   events(sessionId: string, principal: Principal, fromIndex = 0): AnyBdkEvent[] {
     return this.store.events.list(sessionId, { fromIndex: this.startIndex(sessionId, principal, fromIndex) }) as AnyBdkEvent[];
+  }
+
+  /**
+   * What a turn would offer the model now: of `sessionId` (its workspace,
+   * its memory scope, a fork's overrides), or of a new session `principal`
+   * starts over HTTP, whose workspace does not exist yet (named by
+   * `NEW_SESSION_WORKSPACE`).
+   */
+  async modelOffer(principal: Principal, sessionId?: string): Promise<ModelOffer> {
+    const agent = this.agent;
+    const session = sessionId
+      ? this.requireSession(sessionId, principal)
+      : { id: "", principal, channel: "http", dryRun: false, fork: null };
+    return modelOffer({
+      services: this.services,
+      agent,
+      session,
+      workspaceDir: sessionId ? this.workspaces.dirOf(sessionId) : NEW_SESSION_WORKSPACE,
+      connectionTools: await connectionTools(this.options.mcp, agent),
+      // A preview runs nothing: the `task` tool it lists is never called.
+      emit: () => {},
+      gate: undefined,
+    });
   }
 
   /** A tool call without a model turn; the approval gate does not apply. */

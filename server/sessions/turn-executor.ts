@@ -7,12 +7,12 @@
 import type { ModelMessage } from "ai";
 import type { ParkedStep } from "../harness/run-turn.ts";
 import { historyFromEvents } from "../harness/history.ts";
-import { buildSystemPrompt } from "../harness/system-prompt.ts";
+import { systemPromptText } from "../harness/system-prompt.ts";
 import type { Logger } from "../host/logger.ts";
-import type { LoadedTool, ResolvedAgent } from "../load/types.ts";
-import { McpConnections } from "../mcp/connections.ts";
+import type { ResolvedAgent } from "../load/types.ts";
+import type { McpConnections } from "../mcp/connections.ts";
 import type { MemoryJournal } from "../memory/journal.ts";
-import { recallSection, rememberTurn, shareJournal } from "../memory/memory.ts";
+import { rememberTurn, shareJournal } from "../memory/memory.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDataByType, type EventDraft } from "../protocol/events.ts";
 import type { Store } from "../store/index.ts";
@@ -21,8 +21,9 @@ import type { ApprovalDesk } from "./approval-desk.ts";
 import { turnLedger } from "./call-ledger.ts";
 import type { SessionEventLog } from "./event-log.ts";
 import type { LiveSessions } from "./live-sessions.ts";
-import { modelConfigFor, withToolStubs } from "./run-overrides.ts";
-import { resultCommitter, toolContextFor, toolsForTurn, type TurnServices } from "./turn-setup.ts";
+import { connectionTools, modelOffer } from "./model-offer.ts";
+import { modelConfigFor } from "./run-overrides.ts";
+import { resultCommitter, toolContextFor, type TurnServices } from "./turn-setup.ts";
 import { executeTurn, STOPPED, type TurnEnd } from "./turn-runner.ts";
 import type { TurnSlots } from "./turn-slots.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
@@ -128,7 +129,8 @@ export class TurnExecutor {
     // A fork's overrides; every other session runs the agent as loaded.
     const overrides = session.fork?.overrides;
     try {
-      const connectionTools = await this.connectionTools(agent, controller.signal);
+      const mcpTools = await connectionTools(this.options.mcp, agent, controller.signal);
+      const offer = modelOffer({ services, agent, session, workspaceDir: scope.workspaceDir, connectionTools: mcpTools, emit, gate });
       const end = await executeTurn({
         turnId,
         message: start.message,
@@ -136,10 +138,10 @@ export class TurnExecutor {
         gate,
         ledger: turnLedger(store, log, sessionId, turnId),
         commit: resultCommitter(agent, toolContextFor(services, agent, scope, undefined, controller.signal)),
-        system: overrides?.instructions ?? withSection(buildSystemPrompt(agent, scope.workspaceDir), recallSection(store, agent, session)),
+        system: systemPromptText(offer.systemPrompt),
         history: history ?? [],
-        tools: withToolStubs(toolsForTurn(services, agent, emit, gate, connectionTools), overrides),
-        botVersion: agent.version,
+        tools: offer.tools,
+        botVersion: offer.botVersion,
         resolveModels: () => services.resolveModels(modelConfigFor(agent.config, overrides), agent.name),
         isModelUnavailable: services.isModelUnavailable,
         toolContext: (toolCallId, signal) => toolContextFor(services, agent, scope, toolCallId, signal),
@@ -194,18 +196,6 @@ export class TurnExecutor {
     }
   }
 
-  /**
-   * MCP tools, opening clients on first use; agents without model
-   * connections skip the await. A stop does not wait for a slow server: the
-   * turn goes on without the tools and ends as stopped.
-   */
-  private async connectionTools(agent: ResolvedAgent, signal: AbortSignal): Promise<LoadedTool[]> {
-    const mcp = this.options.mcp;
-    if (!mcp || !McpConnections.offersTools(agent) || signal.aborted) return [];
-    const stopped = new Promise<LoadedTool[]>((resolve) => signal.addEventListener("abort", () => resolve([]), { once: true }));
-    return Promise.race([mcp.modelTools(agent), stopped]);
-  }
-
   /** `memoryHook`: a note of the exchange; a failure to store it never fails the turn. */
   private remember(session: SessionRow, turnId: string, reply: string): void {
     try {
@@ -219,8 +209,4 @@ export class TurnExecutor {
     const events = this.options.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
     return historyFromEvents(events.filter((event) => event.index < index));
   }
-}
-
-function withSection(prompt: string, section: string | undefined): string {
-  return section ? `${prompt}\n\n${section}` : prompt;
 }

@@ -2,7 +2,7 @@ import { createLogger } from "../../server/host/logger.ts";
 import type { ModelCandidate } from "../../server/harness/run-turn.ts";
 import type { AgentConfig, ResolvedAgent } from "../../server/load/types.ts";
 import { createScriptedModel } from "../../server/models/index.ts";
-import { SessionRuntime } from "../../server/sessions/session-runtime.ts";
+import { SessionRuntime, type SessionRuntimeOptions } from "../../server/sessions/session-runtime.ts";
 import { openStore, type Store } from "../../server/store/index.ts";
 
 export interface TestRuntime {
@@ -23,6 +23,8 @@ export function startTestRuntime(options: {
   idleSessionsCached?: number;
   /** Sees the model settings every turn resolves (a fork's model override, for instance). */
   onResolve?: (config: Pick<AgentConfig, "model" | "modelFallbacks">) => void;
+  /** The agent's MCP connections (none without). */
+  mcp?: SessionRuntimeOptions["mcp"];
 }): TestRuntime {
   const store = openStore(options.stateRoot);
   const runtime = new SessionRuntime({
@@ -36,6 +38,7 @@ export function startTestRuntime(options: {
     },
     isModelUnavailable: () => false,
     idleSessionsCached: options.idleSessionsCached,
+    mcp: options.mcp,
   });
   return {
     runtime,

@@ -9,11 +9,11 @@ export function builtinTool<Schema extends z.ZodObject>(
   description: string,
   schema: Schema,
   execute: (input: z.output<Schema>, ctx: ToolContext) => unknown,
-  options: { effect?: ToolEffect; timeoutMs?: number } = {},
+  options: { effect?: ToolEffect; timeoutMs?: number; source?: "reminders" | "artifacts" | "subagents" } = {},
 ): LoadedTool {
   return loadTool(
     name,
     { description, inputSchema: schema, execute, effect: options.effect ?? "read", timeoutMs: options.timeoutMs },
-    { source: "builtin" },
+    { source: options.source ?? "builtin" },
   );
 }
