@@ -11,8 +11,10 @@ import type {
   ForkRequest,
   ForkResponse,
   LogLine,
+  ModelOffer,
   MemoryNote,
   PendingApproval,
+  ReminderInfo,
   RunDiff,
   SessionSummary,
   SessionsResponse,
@@ -45,6 +47,8 @@ export function createApi(base: string) {
     base,
     url: v1,
     info: (signal?: AbortSignal) => apiJson<AgentInfo>(v1("/info"), { signal }),
+    /** What the model is offered on a turn: of `sessionId`, or of a new session. */
+    modelOffer: (sessionId: string | undefined, signal?: AbortSignal) => apiJson<ModelOffer>(v1(`/agent/offer${query({ sessionId })}`), { signal }),
 
     createSession: (message: string) => apiJson<CreateSessionResponse>(v1("/session"), jsonBody("POST", { message })),
     followUp: (sessionId: string, message: string, continuationToken: string) =>
@@ -102,6 +106,11 @@ export function createApi(base: string) {
 
     /** The dev-only schedule list: answers under `--dev` (where nothing fires on its own), 404 otherwise. */
     devSchedules: (signal?: AbortSignal) => apiJson<{ ok: boolean; schedules: unknown[] }>(v1("/dev/schedules"), { signal }),
+
+    /** Armed reminders (`--dev` only, 404 otherwise). */
+    devReminders: (signal?: AbortSignal) => apiJson<{ ok: boolean; reminders: ReminderInfo[] }>(v1("/dev/reminders"), { signal }),
+    fireReminder: (id: string) =>
+      apiJson<{ ok?: boolean; reminderId: string; sessionIds: string[] }>(v1(`/dev/reminders/${enc(id)}`), jsonBody("POST")),
 
     fireSchedule: (name: string) =>
       apiJson<{ ok?: boolean; scheduleId: string; sessionIds: string[] }>(v1(`/dev/schedules/${enc(name)}`), jsonBody("POST")),

@@ -25,6 +25,39 @@ export interface ToolInfo {
   needsApproval?: boolean | string;
   source?: string;
   inputSchema?: JsonSchema;
+  /** A fork's stub answers instead of the tool. */
+  stubbed?: boolean;
+}
+
+/** `GET /v1/agent/offer`: what the model is offered on a turn (docs/http-api.md). */
+export interface ModelOffer {
+  ok?: boolean;
+  botVersion: string;
+  /** The system prompt in the order the model reads it, each part with where it comes from. */
+  systemPrompt: Array<{ source: "instructions" | "skills" | "workspace" | "memory" | "fork" | string; text: string }>;
+  tools: Array<{
+    name: string;
+    source: "bot" | "built-in" | "mcp" | "extension" | "reminders" | "artifacts" | "subagents" | string;
+    connection?: string;
+    description: string;
+    inputSchema?: JsonSchema;
+    stubbed?: boolean;
+  }>;
+}
+
+/** An armed reminder (`GET /v1/dev/reminders`). */
+export interface ReminderInfo {
+  id: string;
+  purpose?: string;
+  form?: string;
+  prompt?: string;
+  handler?: string;
+  sessionId?: string;
+  nextFireAt?: string;
+  delay?: string;
+  at?: string;
+  every?: string;
+  cron?: string;
 }
 
 export interface ChannelRouteInfo {

@@ -9,6 +9,20 @@ export function useAgentInfo() {
   return useQuery({ queryKey: ["info", api.base], queryFn: ({ signal }) => api.info(signal), staleTime: 30_000 });
 }
 
+/**
+ * What the model is offered on a turn. Under `bdk dev` it is asked again
+ * every few seconds, so a hot reload shows without a page reload.
+ */
+export function useModelOffer(sessionId: string | undefined, dev: boolean | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ["model-offer", api.base, sessionId ?? ""],
+    queryFn: ({ signal }) => api.modelOffer(sessionId, signal),
+    refetchInterval: dev ? 2000 : false,
+    placeholderData: (previous) => previous,
+  });
+}
+
 /** True under `--dev` / `bdk dev` (its dev routes answer), false otherwise, undefined while asking. */
 export function useDevMode(): boolean | undefined {
   const api = useApi();

@@ -6,12 +6,12 @@ import { JsonBlock } from "../../ui/JsonBlock.tsx";
 import { cardClass } from "../../ui/styles.ts";
 import { SchemaFields } from "./SchemaFields.tsx";
 
-/** A discovered tool: where it runs, its effect, whether it needs approval, its input. */
+/** A tool the model is offered: where it comes from and runs, its effect, whether it needs approval, its input. */
 export function ToolCard({ tool }: { tool: ToolInfo }) {
   const [showSchema, setShowSchema] = useState(false);
   const approval = tool.needsApproval;
   return (
-    <li className={`${cardClass} space-y-2 p-4`} data-testid="agent-tool">
+    <li className={`${cardClass} space-y-2 p-4`} data-testid="agent-tool" data-tool={tool.name} data-source={tool.source}>
       <div className="flex flex-wrap items-center gap-1.5">
         <span className="mr-1 font-mono text-sm font-semibold">{tool.name}</span>
         {tool.execution ? <Badge tone={tool.execution === "agent" ? "special" : "info"}>{tool.execution}</Badge> : null}
@@ -21,7 +21,8 @@ export function ToolCard({ tool }: { tool: ToolInfo }) {
           </Badge>
         ) : null}
         {approval ? <Badge tone="danger">{approval === true ? "needs approval" : `approval: ${String(approval)}`}</Badge> : null}
-        {tool.source && tool.source !== "authored" ? <Badge>{tool.source}</Badge> : null}
+        {tool.source ? <Badge tone="accent">{tool.source}</Badge> : null}
+        {tool.stubbed ? <Badge tone="warning">stubbed</Badge> : null}
       </div>
       {tool.description ? <p className="text-sm whitespace-pre-line text-fg-muted">{tool.description.trim()}</p> : null}
       {tool.inputSchema ? (
