@@ -317,6 +317,14 @@ export interface EvalRun {
   cases?: EvalCaseResult[];
 }
 
+/** One assertion in two runs; a side is absent when that run did not record it. */
+export interface EvalAssertionComparison {
+  name: string;
+  before?: EvalAssertion;
+  after?: EvalAssertion;
+  flipped: boolean;
+}
+
 export interface EvalComparison {
   before: string;
   after: string;
@@ -329,6 +337,12 @@ export interface EvalComparison {
     change: "improved" | "regressed" | "changed" | "added" | "removed" | "not_run" | "unchanged" | string;
     beforeSessionId?: string;
     afterSessionId?: string;
+    beforeDurationMs?: number;
+    afterDurationMs?: number;
+    beforeError?: string;
+    afterError?: string;
+    /** Assertion by assertion (servers before this list none). */
+    assertions?: EvalAssertionComparison[];
   }>;
   summary?: Record<string, number>;
 }

@@ -3,8 +3,21 @@
  * lever, rerun, compare). `a` is the baseline, `b` the new run.
  */
 import type { StoredCase, StoredRun } from "./stored-runs.ts";
+import type { AssertionResult } from "./types.ts";
 
 export type Verdict = StoredCase["verdict"];
+
+/** One side of an assertion: how it came out in that run. */
+export type AssertionOutcome = Pick<AssertionResult, "passed" | "severity" | "message"> & Partial<Pick<AssertionResult, "skipped" | "score">>;
+
+/** One assertion in both runs, paired by name (and by order among assertions of one name); a side is absent when its run did not record it. */
+export interface AssertionComparison {
+  name: string;
+  before?: AssertionOutcome;
+  after?: AssertionOutcome;
+  /** Passed on one side and failed on the other (skipped counts as neither). */
+  flipped: boolean;
+}
 
 export interface CaseComparison {
   id: string;
@@ -23,6 +36,13 @@ export interface CaseComparison {
   /** The sessions behind each verdict, to open both traces side by side. */
   beforeSessionId?: string;
   afterSessionId?: string;
+  beforeDurationMs?: number;
+  afterDurationMs?: number;
+  /** Why the case errored in that run. */
+  beforeError?: string;
+  afterError?: string;
+  /** Assertion by assertion, over the iteration that decided each verdict. */
+  assertions: AssertionComparison[];
 }
 
 export interface RunComparison {
@@ -38,6 +58,49 @@ function passRateOf(evalCase: StoredCase | undefined): number | undefined {
 
 function sessionOf(evalCase: StoredCase | undefined): string | undefined {
   return evalCase && "sessionId" in evalCase ? evalCase.sessionId : undefined;
+}
+
+function resultOf(evalCase: StoredCase | undefined) {
+  return evalCase && evalCase.verdict !== "pending" ? evalCase : undefined;
+}
+
+const outcomeOf = ({ passed, severity, message, skipped, score }: AssertionResult): AssertionOutcome => ({
+  passed,
+  severity,
+  message,
+  ...(skipped ? { skipped } : {}),
+  ...(score !== undefined ? { score } : {}),
+});
+
+/** Assertions keyed by name and occurrence (`t.check` may be called twice with one name). */
+function keyedAssertions(evalCase: StoredCase | undefined): Map<string, AssertionResult> {
+  const seen = new Map<string, number>();
+  const keyed = new Map<string, AssertionResult>();
+  for (const assertion of resultOf(evalCase)?.assertions ?? []) {
+    const occurrence = seen.get(assertion.name) ?? 0;
+    seen.set(assertion.name, occurrence + 1);
+    keyed.set(`${occurrence}\u0000${assertion.name}`, assertion);
+  }
+  return keyed;
+}
+
+/** The before run's assertions in their order, then those only the after run has. */
+export function compareAssertions(before: StoredCase | undefined, after: StoredCase | undefined): AssertionComparison[] {
+  const was = keyedAssertions(before);
+  const now = keyedAssertions(after);
+  const keys = [...new Set([...was.keys(), ...now.keys()])];
+  return keys.map((key) => {
+    const a = was.get(key);
+    const b = now.get(key);
+    const decided = (outcome: AssertionResult | undefined) => (outcome && !outcome.skipped ? outcome.passed : undefined);
+    const [x, y] = [decided(a), decided(b)];
+    return {
+      name: (a ?? b)!.name,
+      ...(a ? { before: outcomeOf(a) } : {}),
+      ...(b ? { after: outcomeOf(b) } : {}),
+      flipped: x !== undefined && y !== undefined && x !== y,
+    };
+  });
 }
 
 function changeOf(before: StoredCase | undefined, after: StoredCase | undefined, exists: boolean): CaseComparison["change"] {
@@ -63,6 +126,7 @@ export function compareRuns(a: StoredRun, b: StoredRun, currentIds?: readonly st
     summary[change]++;
     const beforeSessionId = sessionOf(was);
     const afterSessionId = sessionOf(now);
+    const [ranBefore, ranAfter] = [resultOf(was), resultOf(now)];
     return {
       id,
       ...(was ? { before: was.verdict } : {}),
@@ -73,6 +137,11 @@ export function compareRuns(a: StoredRun, b: StoredRun, currentIds?: readonly st
       change,
       ...(beforeSessionId ? { beforeSessionId } : {}),
       ...(afterSessionId ? { afterSessionId } : {}),
+      ...(ranBefore ? { beforeDurationMs: ranBefore.durationMs } : {}),
+      ...(ranAfter ? { afterDurationMs: ranAfter.durationMs } : {}),
+      ...(ranBefore?.error ? { beforeError: ranBefore.error } : {}),
+      ...(ranAfter?.error ? { afterError: ranAfter.error } : {}),
+      assertions: compareAssertions(was, now),
     };
   });
   return { before: a.runId ?? "", after: b.runId ?? "", cases, summary };

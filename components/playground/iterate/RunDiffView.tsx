@@ -46,11 +46,20 @@ function TurnColumn({ turn, changed }: { turn: DiffTurn | undefined; changed: { 
 
 /** Two runs side by side from where they part: messages, tool calls, tokens, time; what differs is marked. */
 export function RunDiffView({ before, after, onClose }: { before: string; after: string; onClose: () => void }) {
+  return (
+    <Modal title={`Compare ${shortId(before)} → ${shortId(after)}`} onClose={onClose}>
+      <RunDiffBody before={before} after={after} />
+    </Modal>
+  );
+}
+
+/** The comparison of two sessions' runs, turn by turn (in the fork dialog's modal, or inline in an eval case's diff). */
+export function RunDiffBody({ before, after }: { before: string; after: string }) {
   const api = useApi();
   const diff = useQuery({ queryKey: ["run-diff", api.base, before, after], queryFn: ({ signal }) => api.diff(before, after, signal), refetchInterval: 2000 });
   const data = diff.data;
   return (
-    <Modal title={`Compare ${shortId(before)} → ${shortId(after)}`} onClose={onClose}>
+    <>
       {diff.isError ? <ErrorNotice error={diff.error} /> : null}
       {!data ? (
         diff.isError ? null : <Spinner className="text-zinc-400" />
@@ -77,6 +86,6 @@ export function RunDiffView({ before, after, onClose }: { before: string; after:
           ))}
         </div>
       )}
-    </Modal>
+    </>
   );
 }
