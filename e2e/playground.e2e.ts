@@ -73,8 +73,8 @@ test("Raw, Trace, Agent and Logs tabs show the session and the agent", async ({ 
   for (const row of ["Turn 1", "inspect_pr", "Step"]) await expect(chart, "trace shows turn, step and tool rows").toContainText(row);
 
   await openTab(page, "Agent");
-  await expect(page.getByTestId("agent-tool"), "two tools").toHaveCount(2);
-  await expect(page.getByTestId("agent-tool").nth(1), "submit_review is marked as needing approval").toContainText("needs approval");
+  await expect(page.locator("[data-testid=agent-tool][data-source=bot]"), "the bot's two tools, among the built-ins").toHaveCount(2);
+  await expect(page.locator("[data-testid=agent-tool][data-tool=submit_review]"), "submit_review is marked as needing approval").toContainText("needs approval");
 
   await openTab(page, "Logs");
   await expect(page.getByRole("heading", { name: "Server logs" })).toBeVisible();

@@ -1,0 +1,158 @@
+/**
+ * The Agent tab shows what the model is offered, and Compare diffs eval
+ * cases (a `bdk dev` of a copy of kitchen-sink, scripted model): the tab's
+ * tools are the tools the model listed in its own reply, a saved bot file
+ * brings a notice naming the new version, and an eval edited between two
+ * runs shows its assertion that flipped.
+ */
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { type BdkClient, bdkClient } from "./browser.ts";
+import { expect, test } from "./harness.ts";
+import { KIT_DIR } from "./main-server.ts";
+import { type ServerProcess, startServer } from "./server-process.ts";
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../docs/screenshots");
+
+let project: string;
+let server: ServerProcess;
+let client: BdkClient;
+
+test.beforeAll(async ({ browser }) => {
+  project = mkdtempSync(path.join(tmpdir(), "bdk-e2e-offer-"));
+  cpSync(path.join(KIT_DIR, "bot-examples/kitchen-sink"), project, { recursive: true });
+  symlinkSync(path.join(KIT_DIR, "node_modules"), path.join(project, "node_modules"), "dir");
+  server = await startServer(KIT_DIR, project, path.join(import.meta.dirname, ".work"), ["--dev"], "offer-dev");
+  client = bdkClient(server, browser);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+/** Starts a session over HTTP and resolves with its first reply once the turn completed. */
+async function replyTo(message: string): Promise<{ sessionId: string; reply: string }> {
+  const { sessionId } = await client.api<{ sessionId: string }>("/v1/session", { method: "POST", body: JSON.stringify({ message }) });
+  await expect
+    .poll(async () => (await client.api<{ session: { status: string } }>(`/v1/session/${sessionId}`)).session.status, { message: "the turn settled" })
+    .toBe("waiting");
+  const res = await fetch(`${server.baseUrl}/v1/session/${sessionId}/events`, { headers: { Authorization: `Bearer ${server.token}` } });
+  const events = (await res.text())
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; data: { result?: string } });
+  return { sessionId, reply: events.find((event) => event.type === "turn.completed")?.data.result ?? "" };
+}
+
+const toolNames = (page: Page) => page.getByTestId("agent-tool").evaluateAll((cards) => cards.map((card) => card.getAttribute("data-tool")));
+
+test("the Agent tab lists the tools the model was given, with their sources, and the prompt part by part", async () => {
+  // The scripted model introduces itself with the names of the tools it received.
+  const { sessionId, reply } = await replyTo("hello");
+  const given = /My tools: (.*?)\. Mention/.exec(reply)?.[1]?.split(", ");
+  expect(given, "the scripted model listed its tools").toBeTruthy();
+
+  const { page, context } = await client.newPage();
+  try {
+    await page.goto(`/playground?sessionId=${sessionId}&tab=agent`);
+    await expect(page.getByTestId("agent-tool"), "one card per tool the model received").toHaveCount(given!.length);
+    expect(await toolNames(page), "in the model's order").toEqual(given);
+    for (const [tool, source] of [
+      ["lookup_order", "bot"],
+      ["read", "built-in"],
+      ["reminders_create", "reminders"],
+      ["tag_artifact", "artifacts"],
+      ["task", "subagents"],
+    ]) {
+      await expect(page.locator(`[data-testid=agent-tool][data-tool=${tool}]`), `${tool} says where it comes from`).toHaveAttribute("data-source", source);
+    }
+    await expect(page.locator("[data-testid=agent-tool][data-source='mcp · warehouse']").first(), "MCP tools name their connection").toBeVisible();
+    await expect(page.locator("[data-testid=agent-tool][data-source=extension]").first(), "extension tools are marked").toBeVisible();
+    const parts = page.getByTestId("prompt-part");
+    await expect(parts.first()).toHaveAttribute("data-source", "instructions");
+    await expect(page.locator("[data-testid=prompt-part][data-source=skills]"), "the skills catalogue is marked").toContainText("skills catalogue");
+    await expect(page.getByRole("heading", { name: /Reminders/ }), "dev lists reminders").toBeVisible();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "agent-offer-1280.png") });
+    await page.getByRole("heading", { name: /Tools the model is offered/ }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "agent-offer-tools-1280.png") });
+  } finally {
+    await context.close();
+  }
+});
+
+test("after a bot file is saved under dev, the tab updates by itself and names the new version", async () => {
+  const { page, context } = await client.newPage();
+  try {
+    await page.goto("/playground?tab=agent");
+    await expect(page.getByTestId("agent-tool").first()).toBeVisible();
+    const before = await page.getByTestId("agent-tool").count();
+    const oldVersion = await page.getByTestId("bot-version").textContent();
+
+    writeFileSync(
+      path.join(project, "bot/tools/shout.ts"),
+      'import { defineTool } from "bdk/tools";\nimport { z } from "zod";\n\nexport default defineTool({\n  description: "Shout a text back.",\n  effect: "read",\n  inputSchema: z.object({ text: z.string() }),\n  async execute({ text }) {\n    return text.toUpperCase();\n  },\n});\n',
+    );
+    const notice = page.getByTestId("reload-notice");
+    await expect(notice, "a notice says what changed").toContainText("added shout", { timeout: 60_000 });
+    const newVersion = (await page.getByTestId("bot-version").textContent())!;
+    expect(newVersion).not.toBe(oldVersion);
+    await expect(notice, "the notice names the new version").toContainText(newVersion);
+    await expect(page.getByTestId("agent-tool"), "the new tool is listed").toHaveCount(before + 1);
+    await expect(page.locator("[data-testid=agent-tool][data-tool=shout]")).toHaveAttribute("data-source", "bot");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "agent-reload-notice-1280.png") });
+  } finally {
+    await context.close();
+  }
+});
+
+const flipEval = (description: string, message: string) =>
+  `import { defineEval } from "bdk/evals";\n\nexport default defineEval({\n  description: ${JSON.stringify(description)},\n  async test(t) {\n    await t.send(${JSON.stringify(message)});\n    t.succeeded();\n    t.calledTool("lookup_order");\n  },\n});\n`;
+
+/** Saves `evals/flip.eval.ts` and waits until dev lists the case with its new description. */
+async function saveFlipEval(description: string, message: string): Promise<void> {
+  writeFileSync(path.join(project, "evals/flip.eval.ts"), flipEval(description, message));
+  const described = async () =>
+    (await client.api<{ cases: { id: string; description: string | null }[] }>("/v1/evals")).cases.find((c) => c.id === "flip")?.description;
+  await expect.poll(described, { message: "dev loaded the edited eval", timeout: 60_000 }).toBe(description);
+}
+
+/** Starts a named run of one case and waits until it finished. */
+async function runCase(id: string, name: string): Promise<string> {
+  const { runId } = await client.api<{ runId: string }>("/v1/evals/runs", { method: "POST", body: JSON.stringify({ ids: [id], name }) });
+  await expect
+    .poll(async () => (await client.api<{ run: { status: string } }>(`/v1/evals/runs/${runId}`)).run.status, { message: `run ${name} finished` })
+    .toBe("completed");
+  return runId;
+}
+
+test("Compare opens a case into its diff: the assertion that flipped, reply text and tool calls of both runs", async () => {
+  await saveFlipEval("asks for an order", 'Use lookup_order with {"orderId": "A-1001"}');
+  await runCase("flip", "calls the tool");
+  // The same case now asks for nothing a tool does: its calledTool assertion fails.
+  await saveFlipEval("says hello", "Just say hello.");
+  const second = await runCase("flip", "edited message");
+
+  const { page, context } = await client.newPage();
+  try {
+    await page.goto(`/playground?tab=evals&evalRunId=${second}`);
+    await page.locator("li", { hasText: "calls the tool" }).getByRole("button", { name: "Compare" }).click();
+    const row = page.locator("[data-testid=compare-case][data-case=flip]");
+    await expect(row, "the case regressed").toContainText("regressed");
+    await row.getByRole("button", { name: "Diff" }).click();
+    const diff = page.getByTestId("eval-case-diff");
+    const flipped = diff.locator("[data-testid=assertion-diff][data-flipped=true]");
+    await expect(flipped, "one assertion flipped").toHaveCount(1);
+    await expect(flipped).toContainText("lookup_order");
+    await expect(flipped).toContainText("passed");
+    await expect(flipped).toContainText("failed");
+    await expect(diff.getByTestId("run-diff"), "the two runs' turns side by side").toContainText("lookup_order");
+    await expect(diff.getByTestId("diff-reply").nth(1), "the second run's reply").toContainText("scripted model");
+    await diff.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "eval-case-diff-1280.png"), fullPage: true });
+  } finally {
+    await context.close();
+  }
+});
