@@ -16,6 +16,9 @@ import { loadAgent } from "../load/load-agent.ts";
 import { KIT_ROOT } from "../load/testing/temp-project.ts";
 import { McpConnections } from "../mcp/connections.ts";
 import { systemPromptText } from "../harness/system-prompt.ts";
+import { type AgentRequest, sessionRoutes } from "../http/agent-routes.ts";
+import type { OpenedAgent } from "../host/open-agent.ts";
+import { BdkError } from "../protocol/errors.ts";
 import { NEW_SESSION_WORKSPACE, offerJson } from "./model-offer.ts";
 
 const customer = { type: "user" as const, id: "customer-1" };
@@ -104,4 +107,24 @@ it("shows a new session's workspace as not yet made, and a fork's instructions i
   expect(offer.systemPrompt).toEqual([{ source: "fork", text: "Answer in haiku." }]);
   expect(offer.tools.find((tool) => tool.name === "lookup_order")).toMatchObject({ source: "bot", stubbed: true });
   expect(systemOf(prompts.at(-1)!)).toBe("Answer in haiku.");
+});
+
+it("answers GET /v1/agent/offer for the caller's session, and refuses another principal's", async () => {
+  const session = test.runtime.startSession({ message: "hi", principal: customer });
+  await session.done;
+  const ask = (principal: typeof customer, sessionId: string) =>
+    sessionRoutes.agentOffer({
+      request: new Request(`http://127.0.0.1/v1/agent/offer?sessionId=${sessionId}`),
+      params: {},
+      opened: { runtime: test.runtime } as OpenedAgent,
+      principal,
+      seesAll: false,
+      basePath: "",
+    } satisfies AgentRequest);
+  const body = (await (await ask(customer, session.sessionId)).json()) as ReturnType<typeof offerJson> & { ok: boolean };
+  expect(body.ok).toBe(true);
+  expect(body.botVersion).toBe(test.runtime.agent.version);
+  expect(body.tools.map((tool) => tool.name)).toEqual(offeredNames(calls.at(-1)!));
+  const refused = await ask({ type: "user", id: "someone-else" }, session.sessionId).catch((error: unknown) => error);
+  expect(BdkError.isInstance(refused) && refused.code).toBe("forbidden");
 });
