@@ -40,21 +40,47 @@ export interface WebServer {
 
 /** How long the web app may take before the log says it is still starting. */
 const SLOW_BOOT_MS = 20_000;
+/** When the web app boots unasked, so the first page or API call after a start finds it ready. */
+const WARM_UP_MS = 1_000;
 
 /**
- * Listens at once and boots the web app (Next.js) in the background: the
- * front answers `/health` and `/v1/info` itself (front-routes.ts) from the
- * first request, and every other request waits for the web app. The front
- * records the socket peer for auth (dropping any client-sent copy) and the
- * URL the client used, then maps the path for Next.js (request-mapping.ts).
+ * Listens at once and boots the web app (Next.js) shortly after, or at the
+ * first request that needs it: the front answers `/health` and `/v1/info`
+ * itself (front-routes.ts) from the first request, every other request waits
+ * for the web app. The front records the socket peer for auth (dropping any
+ * client-sent copy) and the URL the client used, then maps the path for
+ * Next.js (request-mapping.ts).
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   setHttpHost(options.httpHost);
   const single = options.httpHost.options.mode === "single" ? options.httpHost.options.agents[0]?.slug : undefined;
-  // Started after listen (below), so the first requests are not queued behind the web app's module loading.
   let booting: Promise<WebApp> | undefined;
   let failure: BdkError | undefined;
+  let markReady!: (booted: Promise<WebApp>) => void;
+  const ready = new Promise<WebApp>((resolve) => (markReady = resolve)).then(() => undefined);
+  // Reported when it happens; a caller that never awaits `ready` must not turn it into an unhandled rejection.
+  ready.catch(() => undefined);
+  /** Starts the web app once: on the first request that needs it, or after the warm-up delay. */
+  const boot = (): Promise<WebApp> => {
+    if (booting) return booting;
+    const started = Date.now();
+    const slow = setTimeout(
+      () => log(`The web app is still starting (${Math.round((Date.now() - started) / 1000)} s): /health and /v1/info answer; other requests wait for it.`),
+      SLOW_BOOT_MS,
+    );
+    slow.unref();
+    booting = (options.bootWebApp ?? bootNextApp)({ hostname: options.host, port: (server.address() as AddressInfo).port, log }).finally(() =>
+      clearTimeout(slow),
+    );
+    booting.catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      failure = new BdkError("internal", `The web app failed to start: ${reason.split("\n")[0]} (/health and /v1/info still answer; see the server log).`);
+      log(`The web app (Next.js) failed to start: ${reason}`);
+    });
+    markReady(booting);
+    return booting;
+  };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
@@ -77,7 +103,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       sendError(res, failure);
       return;
     }
-    void booting!.then(
+    void boot().then(
       (app) => {
         if (isApiPath(req.url ?? "/")) envelopeNextErrors(req, res, url);
         return app.handle(req, res);
@@ -92,22 +118,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  // Loading Next.js holds the event loop for a second or more: not before the first front requests (a readiness probe) are answered.
+  const warmUp = setTimeout(boot, WARM_UP_MS);
+  warmUp.unref();
   const address = server.address() as AddressInfo;
-  const started = Date.now();
-  const slow = setTimeout(
-    () => log(`The web app is still starting (${Math.round((Date.now() - started) / 1000)} s): /health and /v1/info answer; other requests wait for it.`),
-    SLOW_BOOT_MS,
-  );
-  slow.unref();
-  booting = (options.bootWebApp ?? bootNextApp)({ hostname: options.host, port: address.port, log }).finally(() => clearTimeout(slow));
-  booting.catch((error: unknown) => {
-    const reason = error instanceof Error ? error.message : String(error);
-    failure = new BdkError("internal", `The web app failed to start: ${reason.split("\n")[0]} (/health and /v1/info still answer; see the server log).`);
-    log(`The web app (Next.js) failed to start: ${reason}`);
-  });
-  const ready = booting.then(() => undefined);
-  // Reported above; a caller that never awaits `ready` must not turn it into an unhandled rejection.
-  ready.catch(() => undefined);
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${hostForUrl}:${address.port}`,
@@ -116,7 +130,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await booting!.then((app) => app.close(), () => undefined);
+      clearTimeout(warmUp);
+      await booting?.then((app) => app.close(), () => undefined);
       setHttpHost(undefined);
     },
   };
