@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hasForwardingHeaders } from "../server/auth/policies.ts";
+import { IdleTrim } from "../server/host/idle-trim.ts";
 import { FORWARDED_HEADER, type HttpHost, PEER_HEADER } from "../server/http/http-host.ts";
 import { BdkError } from "../server/protocol/errors.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
@@ -82,7 +83,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     return booting;
   };
 
+  const trim = new IdleTrim();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    trim.touch();
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
     req.headers[FORWARDED_HEADER] = hasForwardingHeaders(req.headers) ? "1" : "0";
     const url = req.url ?? "/";
@@ -131,6 +134,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(warmUp);
+      trim.stop();
       await booting?.then((app) => app.close(), () => undefined);
       setHttpHost(undefined);
     },
