@@ -5,13 +5,19 @@
  * migrations) are copied beside the compiled code, where it looks for them.
  */
 import { spawn } from "node:child_process";
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { KIT_DIR } from "../server/kit-dir.ts";
 
 const DIST = path.join(KIT_DIR, "dist");
 const COMPILED_DIRS = ["cli", "server", "web"];
+/**
+ * Dated when the compile started: bin/bdk.mjs in a checkout runs dist/ only
+ * while no source under COMPILED_DIRS is newer (an edit since then runs the
+ * sources through tsx instead).
+ */
+export const COMPILED_STAMP = path.join(DIST, "compiled-at");
 
 function assetsUnder(dir: string): string[] {
   return readdirSync(path.join(KIT_DIR, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -22,6 +28,7 @@ function assetsUnder(dir: string): string[] {
 }
 
 export async function compileKit(): Promise<void> {
+  const started = new Date();
   rmSync(DIST, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   await new Promise<void>((resolve, reject) => {
@@ -33,4 +40,6 @@ export async function compileKit(): Promise<void> {
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p tsconfig.build.json failed:\n${output.slice(-4000)}`))));
   });
   for (const asset of COMPILED_DIRS.flatMap(assetsUnder)) cpSync(path.join(KIT_DIR, asset), path.join(DIST, asset));
+  writeFileSync(COMPILED_STAMP, `${started.toISOString()}\n`);
+  utimesSync(COMPILED_STAMP, started, started);
 }

@@ -26,7 +26,7 @@ async function coldStart() {
   const ms = performance.now() - started;
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  console.log(`cold start to first 200 on /v1/info: ${fmt(ms)} ms (target < 2000); idle RSS ${fmt(rss)} MB (target < 200)`);
+  console.log(`cold start to first 200 on /v1/info: ${fmt(ms)} ms (target < 1000); idle RSS ${fmt(rss)} MB (target < 150)`);
   return server;
 }
 

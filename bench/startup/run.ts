@@ -1,6 +1,8 @@
 /**
  * Start-up cost: `bdk validate` of a small project (two zod tools, the usual
- * case: no JSON Schema to compile, so ajv is never loaded), and `bdk serve` from spawn until `/health` answers, each
+ * case: no JSON Schema to compile, so ajv is never loaded), and `bdk serve` of
+ * bot-examples/pr-approver from spawn until `/v1/info` answers 200 (on an empty
+ * state root, and on one holding 5,000 sessions), each
  * in a fresh process, `--runs` times (default 7). Prints the median wall time
  * and the median CPU (user + system of the process and everything it
  * started, esbuild's service included; for serve that is start, one health
@@ -12,6 +14,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { openStore } from "../../server/store/index.ts";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +22,7 @@ import { fileURLToPath } from "node:url";
 
 const KIT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(KIT_ROOT, "bin", "bdk.mjs");
+const PR_APPROVER = path.join(KIT_ROOT, "bot-examples", "pr-approver");
 const runsIndex = process.argv.indexOf("--runs");
 const RUNS = runsIndex === -1 ? 7 : Number(process.argv[runsIndex + 1]);
 
@@ -84,15 +88,35 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function serveOnce(dir: string): Promise<{ wallMs: number; cpuMs: number }> {
-  const port = await freePort();
+/** A state root holding `count` finished sessions of one turn each, as a restart of a busy server finds it. */
+function fullStateRoot(count: number): string {
   const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-bench-state-"));
+  const store = openStore(stateRoot);
+  const at = new Date().toISOString();
+  for (let i = 0; i < count; i++) {
+    const id = `ses_BENCHSTART${String(i).padStart(14, "0")}`;
+    store.sessions.create({
+      id, agent: "pr-approver", title: `session ${i}`, mode: "chat", status: "waiting", channel: "http",
+      principal: { type: "user", id: "local" }, continuationToken: `http:${i}`, channelState: null, purpose: null,
+      dryRun: false, botVersion: "bench", createdAt: at, updatedAt: at,
+    });
+    store.events.append(id, [
+      { type: "message.received", data: { message: "Inspect https://github.com/acme/checkout/pull/42" } },
+      { type: "message.completed", data: { text: "Looks good.", finishReason: "stop" } },
+    ]);
+  }
+  store.close();
+  return stateRoot;
+}
+
+async function serveOnce(dir: string, stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-bench-state-"))): Promise<{ wallMs: number; cpuMs: number }> {
+  const port = await freePort();
   const started = performance.now();
   let serverPid: number | undefined;
   const result = timed([process.execPath, BIN, "serve", "--dir", dir, "--port", String(port), "--state-root", stateRoot], (pid) => (serverPid = pid));
   for (;;) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
+      if ((await fetch(`http://127.0.0.1:${port}/v1/info`)).status === 200) break;
     } catch {
       // not listening yet
     }
@@ -107,10 +131,18 @@ async function serveOnce(dir: string): Promise<{ wallMs: number; cpuMs: number }
 const dir = project();
 const validate: { wallMs: number; cpuMs: number }[] = [];
 for (let i = 0; i < RUNS; i++) validate.push(await timed([process.execPath, BIN, "validate", "--dir", dir]));
+const serveRuns = Math.max(3, Math.ceil(RUNS / 2));
+const full = fullStateRoot(5000);
 const serve: { wallMs: number; cpuMs: number }[] = [];
-for (let i = 0; i < Math.max(3, Math.ceil(RUNS / 2)); i++) serve.push(await serveOnce(dir));
+const restart: { wallMs: number; cpuMs: number }[] = [];
+// Interleaved, so a noisy neighbour costs both series alike.
+for (let i = 0; i < serveRuns; i++) {
+  serve.push(await serveOnce(PR_APPROVER));
+  restart.push(await serveOnce(PR_APPROVER, full));
+}
 
 const line = (name: string, samples: { wallMs: number; cpuMs: number }[]) =>
   `${name.padEnd(32)} wall ${Math.round(median(samples.map((s) => s.wallMs)))} ms   cpu ${Math.round(median(samples.map((s) => s.cpuMs)))} ms   (median of ${samples.length})`;
 console.log(line("bdk validate (small project)", validate));
-console.log(line("bdk serve until /health", serve));
+console.log(line("bdk serve until /v1/info 200", serve));
+console.log(line("  same, 5,000 sessions stored", restart));

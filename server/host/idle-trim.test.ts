@@ -1,0 +1,34 @@
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { IdleTrim } from "./idle-trim.ts";
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+it("collects once after a burst goes quiet, and not again while the server stays idle", () => {
+  const collect = vi.fn();
+  const trim = new IdleTrim({ quietMs: 1000, collect });
+  vi.advanceTimersByTime(5000);
+  expect(collect).not.toHaveBeenCalled();
+
+  trim.touch();
+  vi.advanceTimersByTime(500);
+  trim.touch();
+  vi.advanceTimersByTime(900);
+  expect(collect).not.toHaveBeenCalled();
+  vi.advanceTimersByTime(1200);
+  expect(collect).toHaveBeenCalledTimes(1);
+  vi.advanceTimersByTime(10_000);
+  expect(collect).toHaveBeenCalledTimes(1);
+
+  trim.touch();
+  vi.advanceTimersByTime(2500);
+  expect(collect).toHaveBeenCalledTimes(2);
+  trim.stop();
+});
+
+it("reaches V8's full collection without --expose-gc", () => {
+  const trim = new IdleTrim({ quietMs: 10 });
+  trim.touch();
+  expect(() => vi.advanceTimersByTime(50)).not.toThrow();
+  trim.stop();
+});

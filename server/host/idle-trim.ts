@@ -1,0 +1,53 @@
+/**
+ * Gives memory back once a burst of work is over. V8 collects the old
+ * generation only when allocation asks for it, so after a load ends a quiet
+ * server keeps the heap pages it grew into (bench/http: 170 MB resident a
+ * minute after 500 sessions, 139 MB after one full collection, 128 MB idle
+ * before the load). One full collection after `quietMs` without activity
+ * hands them back; a server that stays idle is not collected again.
+ */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+export interface IdleTrimOptions {
+  /** How long without activity counts as the end of a burst. */
+  quietMs?: number;
+  /** The collection (default: V8's full GC); tests count calls. */
+  collect?: () => void;
+}
+
+/** V8's `gc()`, reached without `--expose-gc` on the command line: the flag is set, then a fresh context sees the function. */
+function fullCollection(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
+
+export class IdleTrim {
+  private lastActivity = 0;
+  private trimmedAfter = 0;
+  private readonly timer: NodeJS.Timeout;
+  private readonly collect: () => void;
+
+  constructor(options: IdleTrimOptions = {}) {
+    const quietMs = options.quietMs ?? 30_000;
+    this.collect = options.collect ?? fullCollection();
+    this.timer = setInterval(() => this.check(quietMs), quietMs);
+    this.timer.unref();
+  }
+
+  /** Something happened (a request arrived): the burst goes on. */
+  touch(): void {
+    this.lastActivity = Date.now();
+  }
+
+  private check(quietMs: number): void {
+    if (this.lastActivity === 0 || this.lastActivity === this.trimmedAfter) return;
+    if (Date.now() - this.lastActivity < quietMs) return;
+    this.trimmedAfter = this.lastActivity;
+    this.collect();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

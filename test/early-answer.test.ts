@@ -1,0 +1,97 @@
+/**
+ * The front answers `/health` and `/v1/info` before the web app (Next.js)
+ * has booted; other requests wait for it and then succeed, and a web app
+ * that fails to boot is an error envelope naming that, never a hang.
+ * The boot is held back by a gate around the real Next.js boot.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { serverPolicies } from "../server/auth/policies.ts";
+import { openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
+import { HttpHost } from "../server/http/http-host.ts";
+import { copyProject, removeTempProjects } from "../server/load/testing/temp-project.ts";
+import { bootNextApp, startWebServer, type WebServer } from "../web/start-web-server.ts";
+import { KIT_DIR } from "./support/bdk-server.ts";
+
+let opened: OpenedAgent | undefined;
+let web: WebServer | undefined;
+
+afterEach(async () => {
+  await web?.close();
+  await opened?.close();
+  web = opened = undefined;
+  removeTempProjects();
+});
+
+async function start(bootWebApp: Parameters<typeof startWebServer>[0]["bootWebApp"]): Promise<{ web: WebServer; lines: string[] }> {
+  const dir = copyProject(path.join(KIT_DIR, "bot-examples", "pr-approver"));
+  opened = await openAgent(dir, { stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-early-")), env: { BDK_MODEL: "scripted" } });
+  const httpHost = new HttpHost({
+    agents: [{ slug: "pr-approver", opened }],
+    mode: "single",
+    dev: false,
+    policies: serverPolicies({ bearerTokens: [] }),
+    playground: true,
+  });
+  const lines: string[] = [];
+  web = await startWebServer({ host: "127.0.0.1", port: 0, httpHost, log: (line) => lines.push(line), bootWebApp });
+  return { web, lines };
+}
+
+it("answers /health and /v1/info while Next.js boots, with the same info body after; the playground waits and gets 200", async () => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let booted = false;
+  const { web } = await start(async (options) => {
+    await gate;
+    const app = await bootNextApp(options);
+    booted = true;
+    return app;
+  });
+
+  expect((await fetch(`${web.url}/health`)).status).toBe(200);
+  const early = await fetch(`${web.url}/v1/info`);
+  expect(early.status).toBe(200);
+  const earlyBody = await early.json();
+  expect(earlyBody).toMatchObject({ name: "pr-approver" });
+  expect(booted).toBe(false);
+
+  let playgroundStatus: number | undefined;
+  const playground = fetch(`${web.url}/playground`).then(async (response) => {
+    playgroundStatus = response.status;
+    return response.text();
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(playgroundStatus).toBeUndefined();
+
+  open();
+  await web.ready;
+  expect(await playground).toContain("<html");
+  expect(playgroundStatus).toBe(200);
+  const late = await fetch(`${web.url}/v1/info/`);
+  expect(late.status).toBe(200);
+  expect(await late.json()).toEqual(earlyBody);
+  // Another /v1 route, served by Next.js now that it is up.
+  expect((await fetch(`${web.url}/v1/sessions`)).status).toBe(200);
+}, 240_000);
+
+it("a web app that fails to boot is logged and answered as an envelope; /v1/info still answers", async () => {
+  const { web, lines } = await start(async () => {
+    throw new Error("next build failed: out of disk");
+  });
+  await expect(web.ready).rejects.toThrow("out of disk");
+  expect(lines).toContain("The web app (Next.js) failed to start: next build failed: out of disk");
+
+  const sessions = await fetch(`${web.url}/v1/sessions`);
+  expect(sessions.status).toBe(500);
+  expect(await sessions.json()).toEqual({
+    ok: false,
+    error: "internal",
+    message: "The web app failed to start: next build failed: out of disk (/health and /v1/info still answer; see the server log).",
+  });
+  expect((await fetch(`${web.url}/v1/info`)).status).toBe(200);
+  const posted = await fetch(`${web.url}/v1/info`, { method: "POST" });
+  expect(posted.status).toBe(405);
+});
