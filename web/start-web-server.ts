@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import next from "next";
 import { hasForwardingHeaders } from "../server/auth/policies.ts";
 import { FORWARDED_HEADER, type HttpHost, PEER_HEADER } from "../server/http/http-host.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
+import { CompressedStatic } from "./compressed-static.ts";
 import { answerClientError, envelopeNextErrors, requestLineProblem, sendError } from "./front-errors.ts";
 import { isApiPath, mapRequest } from "./request-mapping.ts";
 import { setHttpHost } from "./route-adapter.ts";
@@ -35,6 +37,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const app = next({ dev: false, dir: KIT_DIR, hostname: options.host, port: options.port, quiet: true });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const assets = new CompressedStatic(path.join(KIT_DIR, ".next", "static"));
   const single = options.httpHost.options.mode === "single" ? options.httpHost.options.agents[0]?.slug : undefined;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -55,6 +58,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       res.end('{"ok":false,"error":"not_found","message":"The playground is disabled (--no-playground)."}');
       return;
     }
+    if (assets.handle(req, res)) return;
     mapRequest(req, single);
     if (isApiPath(req.url ?? "/")) envelopeNextErrors(req, res, url);
     void handle(req, res);
