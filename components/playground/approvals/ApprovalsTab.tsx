@@ -1,5 +1,6 @@
 "use client";
 import type { UseQueryResult } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { isMissingRoute } from "../../api/errors.ts";
 import type { InDoubtCall, PendingApproval } from "../../api/types.ts";
 import { Button } from "../../ui/Button.tsx";
@@ -40,23 +41,18 @@ export function ApprovalsTab({ query }: { query: UseQueryResult<{ approvals: Pen
         ) : (
           <ul className="space-y-3">
             {approvals.map((approval) => (
-              <li key={approval.approvalId} className={`${cardClass} space-y-3 p-4`} data-testid="approval">
-                <div className="flex flex-wrap items-center gap-2">
-                  <WrenchIcon className="size-4 text-amber-500" />
-                  <span className="font-mono text-sm font-semibold">{approval.name}</span>
-                  <span className="text-xs text-fg-muted" title={formatDateTime(approval.createdAt)}>
-                    {relativeTime(approval.createdAt)}
-                  </span>
-                  <span className="ml-auto flex items-center gap-1 text-xs text-fg-muted">
-                    in <span className="font-mono">{shortId(approval.sessionId)}</span>
-                    <Button size="sm" variant="ghost" onClick={() => nav.openSession(approval.sessionId)}>
-                      Open chat
-                    </Button>
-                  </span>
-                </div>
-                <JsonBlock value={approval.input ?? {}} />
+              <InboxEntry
+                key={approval.approvalId}
+                testId="approval"
+                icon={<WrenchIcon className="size-4 text-amber-500" />}
+                name={approval.name}
+                at={approval.createdAt}
+                sessionId={approval.sessionId}
+                input={approval.input}
+                onOpen={() => nav.openSession(approval.sessionId)}
+              >
                 <ApprovalButtons sessionId={approval.sessionId} approvalId={approval.approvalId} />
-              </li>
+              </InboxEntry>
             ))}
           </ul>
         )}
@@ -68,29 +64,69 @@ export function ApprovalsTab({ query }: { query: UseQueryResult<{ approvals: Pen
           </p>
           <ul className="space-y-3">
             {inDoubt.map((call) => (
-              <li key={`${call.sessionId}/${call.toolCallId}`} className={`${cardClass} space-y-3 p-4`} data-testid="in-doubt-call">
-                <div className="flex flex-wrap items-center gap-2">
-                  <AlertIcon className="size-4 text-amber-500" />
-                  <span className="font-mono text-sm font-semibold">{call.name}</span>
-                  {call.startedAt ? (
-                    <span className="text-xs text-fg-muted" title={formatDateTime(call.startedAt)}>
-                      started {relativeTime(call.startedAt)}
-                    </span>
-                  ) : null}
-                  <span className="ml-auto flex items-center gap-1 text-xs text-fg-muted">
-                    in <span className="font-mono">{shortId(call.sessionId)}</span>
-                    <Button size="sm" variant="ghost" onClick={() => nav.openSession(call.sessionId)}>
-                      Open chat
-                    </Button>
-                  </span>
-                </div>
-                <JsonBlock value={call.input ?? {}} />
+              <InboxEntry
+                key={`${call.sessionId}/${call.toolCallId}`}
+                testId="in-doubt-call"
+                icon={<AlertIcon className="size-4 text-amber-500" />}
+                name={call.name}
+                at={call.startedAt}
+                atPrefix="started "
+                sessionId={call.sessionId}
+                input={call.input}
+                onOpen={() => nav.openSession(call.sessionId)}
+              >
                 <InDoubtButtons sessionId={call.sessionId} toolCallId={call.toolCallId} />
-              </li>
+              </InboxEntry>
             ))}
           </ul>
         </Section>
       ) : null}
     </div>
+  );
+}
+
+/** One call waiting for a person: what it is, when, in which session (to open), its input, then the controls. */
+function InboxEntry({
+  testId,
+  icon,
+  name,
+  at,
+  atPrefix = "",
+  sessionId,
+  input,
+  onOpen,
+  children,
+}: {
+  testId: string;
+  icon: ReactNode;
+  name: string;
+  at?: string;
+  atPrefix?: string;
+  sessionId: string;
+  input: unknown;
+  onOpen: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <li className={`${cardClass} space-y-3 p-4`} data-testid={testId}>
+      <div className="flex flex-wrap items-center gap-2">
+        {icon}
+        <span className="font-mono text-sm font-semibold">{name}</span>
+        {at ? (
+          <span className="text-xs text-fg-muted" title={formatDateTime(at)}>
+            {atPrefix}
+            {relativeTime(at)}
+          </span>
+        ) : null}
+        <span className="ml-auto flex items-center gap-1 text-xs text-fg-muted">
+          in <span className="font-mono">{shortId(sessionId)}</span>
+          <Button size="sm" variant="ghost" onClick={onOpen}>
+            Open chat
+          </Button>
+        </span>
+      </div>
+      <JsonBlock value={input ?? {}} />
+      {children}
+    </li>
   );
 }
