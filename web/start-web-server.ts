@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { hasForwardingHeaders } from "../server/auth/policies.ts";
 import { IdleTrim } from "../server/host/idle-trim.ts";
 import { FORWARDED_HEADER, type HttpHost, PEER_HEADER } from "../server/http/http-host.ts";
 import { BdkError } from "../server/protocol/errors.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
+import { CompressedStatic } from "./compressed-static.ts";
 import { answerClientError, envelopeNextErrors, requestLineProblem, sendError } from "./front-errors.ts";
 import { answerHealth, answerInfo } from "./front-routes.ts";
 import { isApiPath, mapRequest } from "./request-mapping.ts";
@@ -55,6 +57,7 @@ const WARM_UP_MS = 1_000;
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   setHttpHost(options.httpHost);
+  const assets = new CompressedStatic(path.join(KIT_DIR, ".next", "static"));
   const single = options.httpHost.options.mode === "single" ? options.httpHost.options.agents[0]?.slug : undefined;
   let booting: Promise<WebApp> | undefined;
   let failure: BdkError | undefined;
@@ -100,6 +103,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       res.end('{"ok":false,"error":"not_found","message":"The playground is disabled (--no-playground)."}');
       return;
     }
+    if (assets.handle(req, res)) return;
     mapRequest(req, single);
     if (answerInfo(req, res, options.httpHost)) return;
     if (failure) {

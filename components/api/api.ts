@@ -13,12 +13,14 @@ import type {
   LogLine,
   ModelOffer,
   MemoryNote,
+  InDoubtCall,
   PendingApproval,
   ReminderInfo,
   RunDiff,
   SessionSummary,
   SessionsResponse,
 } from "./types.ts";
+import type { InDoubtResolution } from "../../server/protocol/events.ts";
 
 /** The API base of a playground page: `/acme/playground` → `/acme`, `/playground` → ``. */
 export function apiBaseFromPath(pathname: string): string {
@@ -75,7 +77,10 @@ export function createApi(base: string) {
     stream: (sessionId: string, startIndex: number, onEvent: (event: AnyBdkEvent) => void, signal?: AbortSignal) =>
       readEvents(v1(`/session/${enc(sessionId)}/stream${query({ startIndex })}`), onEvent, signal),
 
-    approvals: (signal?: AbortSignal) => apiJson<{ ok: boolean; approvals: PendingApproval[] }>(v1("/approvals"), { signal }),
+    approvals: (signal?: AbortSignal) => apiJson<{ ok: boolean; approvals: PendingApproval[]; inDoubt?: InDoubtCall[] }>(v1("/approvals"), { signal }),
+    /** A person checked a call in doubt: `done` (it took effect) or `not_done`. */
+    resolveInDoubt: (sessionId: string, toolCallId: string, resolution: InDoubtResolution, note?: string) =>
+      apiJson<{ ok: boolean }>(v1(`/session/${enc(sessionId)}/in-doubt/${enc(toolCallId)}`), jsonBody("POST", note ? { resolution, note } : { resolution })),
     resolveApproval: (sessionId: string, approvalId: string, approved: boolean, reason?: string) =>
       apiJson<{ ok: boolean }>(
         v1(`/session/${enc(sessionId)}/approvals/${enc(approvalId)}`),

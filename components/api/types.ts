@@ -237,6 +237,16 @@ export interface PendingApproval {
   createdAt?: string;
 }
 
+/** A write call a crash cut off (`action.in_doubt`), listed beside the approvals until someone clears it. */
+export interface InDoubtCall {
+  sessionId: string;
+  turnId: string;
+  toolCallId: string;
+  name: string;
+  input?: unknown;
+  startedAt?: string;
+}
+
 /** A note `memoryHook` keeps of one completed turn (`GET /v1/memory`). */
 export interface MemoryNote {
   id: string;

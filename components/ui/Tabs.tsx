@@ -1,5 +1,5 @@
 "use client";
-import { useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { cx } from "./cx.ts";
 
 export interface TabItem<T extends string> {
@@ -29,6 +29,10 @@ export function TabList<T extends string>({
   label: string;
 }) {
   const refs = useRef(new Map<T, HTMLButtonElement>());
+  // On a narrow screen the list scrolls sideways: keep the active tab in view (a deep link, a tab picked by code).
+  useEffect(() => {
+    refs.current.get(active)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [active]);
 
   function onKeyDown(event: KeyboardEvent) {
     const current = tabs.findIndex((tab) => tab.id === active);

@@ -39,6 +39,8 @@ const followUpBody = z.object({
 
 const approvalBody = z.object({ approved: z.boolean(), reason: z.string().max(2000).optional() });
 
+const inDoubtBody = z.object({ resolution: z.enum(["done", "not_done"]), note: z.string().max(2000).optional() });
+
 const toolCallBody = z.object({ input: z.unknown().optional(), sessionId: z.string().optional() });
 
 export function sessionJson(session: SessionRow) {
@@ -237,6 +239,12 @@ export const sessionRoutes = {
     const body = await readJsonBody(request, approvalBody);
     const row = opened.runtime.resolveApproval(params.id, params.approvalId, body, principal, { anyOwner: seesAll });
     return json({ ok: true, approvalId: row.id, status: row.status, by: row.resolvedBy });
+  },
+
+  async resolveInDoubt({ request, params, opened, principal, seesAll }) {
+    const body = await readJsonBody(request, inDoubtBody);
+    const row = opened.runtime.resolveInDoubt(params.id, params.toolCallId, body, principal, { anyOwner: seesAll });
+    return json({ ok: true, toolCallId: row.toolCallId, status: "resolved", resolution: body.resolution });
   },
 
   async info({ opened }) {

@@ -84,6 +84,8 @@ export interface EventDataByType {
    * recovery, before the turn's `turn.failed`; the call is never run again.
    */
   "action.in_doubt": { toolCallId: string; name: string; input: unknown; effect: "read" | "write"; startedAt: string; message: string };
+  /** A person checked a call in doubt: it took effect (`done`) or it did not (`not_done`); it leaves the approvals inbox. */
+  "action.in_doubt_resolved": { toolCallId: string; name: string; resolution: InDoubtResolution; note?: string; by: string };
   "subagent.called": { subagent: string; toolCallId: string; prompt: string };
   "subagent.completed": { subagent: string; toolCallId: string; result?: string; isError: boolean };
   "artifact.tagged": { id: string; kind: string; key: string; title: string };
@@ -109,6 +111,8 @@ export interface EventDataByType {
 
 export type EventType = keyof EventDataByType;
 
+export type InDoubtResolution = "done" | "not_done";
+
 export const EVENT_TYPES = [
   "session.started",
   "message.received",
@@ -125,6 +129,7 @@ export const EVENT_TYPES = [
   "action.authorization_required",
   "action.result",
   "action.in_doubt",
+  "action.in_doubt_resolved",
   "subagent.called",
   "subagent.completed",
   "artifact.tagged",

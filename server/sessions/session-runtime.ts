@@ -17,6 +17,7 @@ import { ApprovalDesk } from "./approval-desk.ts";
 import { SessionEventLog } from "./event-log.ts";
 import { dispatchToHooks } from "./hook-runner.ts";
 import { type Answered, IdempotentAnswers } from "./idempotent-answers.ts";
+import { type InDoubtDecision, resolveInDoubtCall } from "./in-doubt.ts";
 import { LiveSessions } from "./live-sessions.ts";
 import { cutForFork } from "./fork-cut.ts";
 import { connectionTools, type ModelOffer, modelOffer, NEW_SESSION_WORKSPACE } from "./model-offer.ts";
@@ -462,6 +463,14 @@ export class SessionRuntime {
   /** Write tool calls in doubt (a crash cut them off), for the approvals inbox; `principal` undefined = everyone's. */
   listInDoubtCalls(principal: Principal | undefined): ToolCallRow[] {
     return this.store.toolCalls.listInDoubtWrites({ principal });
+  }
+
+  /** Clears a write call in doubt once a person checked it; `anyOwner` as for `resolveApproval`. */
+  resolveInDoubt(sessionId: string, toolCallId: string, decision: InDoubtDecision, principal: Principal, options: { anyOwner?: boolean } = {}): ToolCallRow {
+    if (options.anyOwner) {
+      if (!this.store.sessions.get(sessionId)) throw new BdkError("not_found", `No session ${sessionId}.`);
+    } else this.requireSession(sessionId, principal);
+    return resolveInDoubtCall(this.store, this.log, sessionId, toolCallId, decision, `${principal.type}:${principal.id}`);
   }
 
   /**

@@ -256,7 +256,7 @@ export const toolCalls = sqliteTable(
     name: text("name").notNull(),
     effect: text("effect", { enum: ["read", "write"] }).notNull(),
     input: text("input", { mode: "json" }),
-    status: text("status", { enum: ["started", "finished", "in_doubt"] }).notNull(),
+    status: text("status", { enum: ["started", "finished", "in_doubt", "resolved"] }).notNull(),
     /** `{ output, isError, durationMs, stillRunning? }` once it returned. */
     outcome: text("outcome", { mode: "json" }),
     startedAt: text("started_at").notNull(),

@@ -28,6 +28,8 @@ export interface ToolCallsRepository {
   ofTurn(sessionId: string, turnId: string): ToolCallRow[];
   /** A started call nobody saw end: it may or may not have taken effect. */
   markInDoubt(key: ToolCallKey): void;
+  /** Marks the session's call in doubt as checked by a person; the row it changed, or undefined when none is in doubt. */
+  resolveInDoubt(sessionId: string, toolCallId: string): ToolCallRow | undefined;
   /** Write calls in doubt, oldest first, for the approvals inbox; calls of soft-deleted sessions are left out. */
   listInDoubtWrites(filter?: { principal?: Principal }): ToolCallRow[];
 }
@@ -80,6 +82,16 @@ export function createToolCallsRepository(ctx: StoreContext): ToolCallsRepositor
         .set({ status: "in_doubt" })
         .where(and(byKey(key), eq(toolCalls.status, "started")))
         .run();
+    },
+
+    resolveInDoubt(sessionId, toolCallId) {
+      const row = db
+        .update(toolCalls)
+        .set({ status: "resolved", endedAt: ctx.now() })
+        .where(and(eq(toolCalls.sessionId, sessionId), eq(toolCalls.toolCallId, toolCallId), eq(toolCalls.status, "in_doubt")))
+        .returning()
+        .get();
+      return row && toRow(row);
     },
 
     listInDoubtWrites(filter = {}) {

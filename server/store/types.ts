@@ -166,8 +166,11 @@ export interface EvalCaseRow {
   updatedAt: string;
 }
 
-/** `started`: recorded before it ran; `finished`: it returned; `in_doubt`: it started and nobody saw it end (a crash, or left running). */
-export type ToolCallStatus = "started" | "finished" | "in_doubt";
+/**
+ * `started`: recorded before it ran; `finished`: it returned; `in_doubt`: it started and nobody saw it end (a crash,
+ * or left running); `resolved`: in doubt until a person checked whether it took effect.
+ */
+export type ToolCallStatus = "started" | "finished" | "in_doubt" | "resolved";
 
 /** What a finished tool call returned, as its `action.result` carries it. */
 export interface ToolCallOutcome {

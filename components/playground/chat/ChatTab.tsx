@@ -1,6 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AgentInfo } from "../../api/types.ts";
 import { ErrorNotice } from "../../ui/ErrorNotice.tsx";
 import { useApi } from "../api-context.tsx";
@@ -10,11 +10,10 @@ import type { FeedSnapshot } from "../session/session-feed.ts";
 import { ChatWelcome } from "./ChatWelcome.tsx";
 import { Composer } from "./Composer.tsx";
 import { interleave } from "./notes.ts";
-import { NoteView } from "./NoteView.tsx";
 import { SessionBar } from "./SessionBar.tsx";
 import { slashCommandsFromInfo } from "./slash-commands.ts";
-import { buildTranscript } from "./transcript.ts";
-import { TurnView } from "./TurnView.tsx";
+import { buildTranscript, type UserItem } from "./transcript.ts";
+import { TranscriptList } from "./TranscriptList.tsx";
 import { UserMessage } from "./UserMessage.tsx";
 import { useChatActions } from "./useChatActions.ts";
 
@@ -42,16 +41,10 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
     }
   }, [pending, events, version, sessionId, setPending]);
 
-  const scroller = useRef<HTMLDivElement>(null);
-  const stickToBottom = useRef(true);
-  const sessionNotes = actions.notes.filter((note) => note.sessionKey === (sessionId ?? ""));
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (element && stickToBottom.current) element.scrollTop = element.scrollHeight;
-  }, [version, sessionNotes.length, pending, sessionId]);
-  useEffect(() => {
-    stickToBottom.current = true;
-  }, [sessionId]);
+  const sessionNotes = useMemo(() => actions.notes.filter((note) => note.sessionKey === (sessionId ?? "")), [actions.notes, sessionId]);
+  const entries = useMemo(() => interleave(transcript.items, sessionNotes), [transcript, sessionNotes]);
+  // A send sticks the transcript to the bottom again.
+  const [followKey, setFollowKey] = useState(0);
 
   const sessionInfo = useQuery({
     queryKey: ["session", api.base, sessionId],
@@ -66,35 +59,37 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
   const iterate = useIterate({ sessionId, items: transcript.items, title, parentId: sessionInfo.data?.session?.parentId });
   const hint = transcript.closed ? "This task session has ended; start a new chat to continue." : undefined;
 
+  // Stable across renders, so the memoised transcript does not re-render while the draft changes.
+  const latest = useRef({ messageActions: iterate.messageActions, openSession: nav.openSession });
+  latest.current = { messageActions: iterate.messageActions, openSession: nav.openSession };
+  const messageActions = useCallback((item: UserItem) => latest.current.messageActions(item), []);
+  const openSession = useCallback((id: string) => latest.current.openSession(id), []);
+  const showWelcome = !sessionId && sessionNotes.length === 0 && !showPending;
+  const header: ReactNode = useMemo(
+    () => (
+      <>
+        {feed?.status === "error" ? <ErrorNotice error={new Error(feed.error)} title={feed.errorStatus === 404 ? "Session not found" : "Cannot open this session"} /> : null}
+        {showWelcome ? <ChatWelcome info={info} commands={commands} onPick={setDraft} /> : null}
+      </>
+    ),
+    [feed?.status, feed?.error, feed?.errorStatus, showWelcome, info, commands],
+  );
+  const footer: ReactNode = useMemo(() => (showPending ? <UserMessage text={pending.text} pending /> : null), [showPending, pending?.text]);
+
   return (
     <div className="flex h-full min-h-0 flex-col">
       {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} activity={transcript.activity} actions={iterate.barActions} /> : null}
       {iterate.dialogs}
-      <div
-        ref={scroller}
-        className="min-h-0 flex-1 overflow-y-auto scrollbar-thin"
-        onScroll={(event) => {
-          const element = event.currentTarget;
-          stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
-        }}
-      >
-        <div className="mx-auto max-w-3xl space-y-6 px-4 py-6" aria-live="polite" aria-busy={transcript.busy}>
-          {feed?.status === "error" ? <ErrorNotice error={new Error(feed.error)} title={feed.errorStatus === 404 ? "Session not found" : "Cannot open this session"} /> : null}
-          {!sessionId && sessionNotes.length === 0 && !showPending ? <ChatWelcome info={info} commands={commands} onPick={setDraft} /> : null}
-          {interleave(transcript.items, sessionNotes).map((entry) => {
-            if ("note" in entry) return <NoteView key={`note-${entry.note.id}`} note={entry.note} onOpenSession={(id) => nav.openSession(id)} />;
-            const item = entry.item;
-            if (item.kind === "user") return <UserMessage key={item.key} text={item.text} files={item.files} actions={iterate.messageActions(item)} />;
-            if (item.kind === "turn") return <TurnView key={item.key} turn={item} sessionId={sessionId ?? ""} />;
-            return (
-              <p key={item.key} className={item.tone === "error" ? "text-center text-xs text-tone-danger" : "text-center text-xs text-fg-muted"}>
-                {item.text}
-              </p>
-            );
-          })}
-          {showPending ? <UserMessage text={pending.text} pending /> : null}
-        </div>
-      </div>
+      <TranscriptList
+        entries={entries}
+        sessionId={sessionId ?? ""}
+        busy={transcript.busy}
+        header={header}
+        footer={footer}
+        followKey={followKey}
+        messageActions={messageActions}
+        onOpenSession={openSession}
+      />
       <div className="border-t border-line bg-white/80 px-4 py-3 backdrop-blur dark:bg-zinc-950/80">
         <div className="mx-auto max-w-3xl">
           <Composer
@@ -108,7 +103,7 @@ export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: Fee
             onDraftChange={setDraft}
             onSend={async (text) => {
               setDraft("");
-              stickToBottom.current = true;
+              setFollowKey((key) => key + 1);
               const consumed = await actions.send(text);
               if (!consumed) setDraft((current) => current || text);
             }}

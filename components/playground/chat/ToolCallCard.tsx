@@ -3,10 +3,11 @@ import { useId, useState } from "react";
 import { Badge } from "../../ui/Badge.tsx";
 import { JsonBlock } from "../../ui/JsonBlock.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { ChevronIcon, RobotIcon, ShieldIcon, WrenchIcon } from "../../ui/icons.tsx";
+import { AlertIcon, ChevronIcon, RobotIcon, ShieldIcon, WrenchIcon } from "../../ui/icons.tsx";
 import { cx } from "../../ui/cx.ts";
 import { formatDuration, previewJson } from "../../ui/format.ts";
 import { ApprovalButtons } from "../approvals/ApprovalButtons.tsx";
+import { InDoubtButtons } from "../approvals/InDoubtButtons.tsx";
 import { ConnectButton } from "./ConnectButton.tsx";
 import type { ToolPart } from "./transcript.ts";
 
@@ -17,11 +18,13 @@ const frame: Record<ToolPart["status"], string> = {
   done: "border-line",
   error: "border-red-300 dark:border-red-500/40",
   denied: "border-line-strong",
+  in_doubt: "border-tone-warning-line",
 };
 
 /** One tool call inline in the chat: name, arguments, then output or error, approval controls while parked. */
 export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: string }) {
-  const needsAttention = part.status === "awaiting_approval" || part.status === "awaiting_authorization" || part.status === "error";
+  const needsAttention =
+    part.status === "awaiting_approval" || part.status === "awaiting_authorization" || part.status === "error" || (part.status === "in_doubt" && !part.inDoubt?.resolved);
   const [open, setOpen] = useState<boolean | null>(null);
   const expanded = open ?? needsAttention;
   const bodyId = useId();
@@ -64,6 +67,7 @@ export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: s
               <ConnectButton connection={part.authorization.connection} authorizePath={part.authorization.authorizePath} />
             </div>
           ) : null}
+          {part.status === "in_doubt" && part.inDoubt ? <InDoubtNotice part={part} inDoubt={part.inDoubt} sessionId={sessionId} /> : null}
           {part.approval?.resolved ? (
             <p className="text-xs text-fg-muted">
               {part.approval.resolved.approved ? "Approved" : "Denied"}
@@ -91,6 +95,25 @@ export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: s
   );
 }
 
+/** Why the call is in doubt, and who cleared it or (for a write call) the controls to clear it. */
+function InDoubtNotice({ part, inDoubt, sessionId }: { part: ToolPart; inDoubt: NonNullable<ToolPart["inDoubt"]>; sessionId: string }) {
+  return (
+    <div className="rounded-md bg-tone-warning-soft p-3" data-testid="in-doubt">
+      <p className="mb-2 flex items-start gap-1.5 text-xs font-medium text-tone-warning">
+        <AlertIcon className="mt-px size-3.5 shrink-0" /> {inDoubt.message}
+      </p>
+      {inDoubt.resolved ? (
+        <p className="text-xs text-fg-muted" data-testid="in-doubt-resolved">
+          {inDoubt.resolved.resolution === "done" ? "Checked: it took effect" : "Checked: it did not take effect"} (by {inDoubt.resolved.by})
+          {inDoubt.resolved.note ? `: “${inDoubt.resolved.note}”` : ""}
+        </p>
+      ) : inDoubt.effect === "write" ? (
+        <InDoubtButtons sessionId={sessionId} toolCallId={part.toolCallId} />
+      ) : null}
+    </div>
+  );
+}
+
 function ToolStatus({ part }: { part: ToolPart }) {
   switch (part.status) {
     case "running":
@@ -112,6 +135,14 @@ function ToolStatus({ part }: { part: ToolPart }) {
       );
     case "denied":
       return <Badge tone="neutral">denied</Badge>;
+    case "in_doubt":
+      return part.inDoubt?.resolved ? (
+        <Badge tone="neutral">{part.inDoubt.resolved.resolution === "done" ? "checked: done" : "checked: not done"}</Badge>
+      ) : (
+        <Badge tone="warning" title={part.inDoubt?.message}>
+          in doubt
+        </Badge>
+      );
     case "done":
       return (
         <span className="flex shrink-0 items-center gap-1.5">

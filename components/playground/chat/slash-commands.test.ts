@@ -1,6 +1,8 @@
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { AgentInfo } from "../../api/types.ts";
-import { commandBody, parseSlash, slashCommandsFromInfo } from "./slash-commands.ts";
+import { commandBody, commandUsage, parseSlash, slashCommandsFromInfo } from "./slash-commands.ts";
 
 const bodySchema = {
   type: "object",
@@ -30,6 +32,27 @@ describe("slash commands", () => {
     expect(drive.route).toMatchObject({ channelId: "driver", method: "POST", path: "/drive", field: "prUrl" });
     expect(commandBody(drive, "https://github.com/acme/checkout/pull/42")).toEqual({ count: 0, prUrl: "https://github.com/acme/checkout/pull/42" });
     expect(commandBody(drive, '{"prUrl":"x","count":2}')).toEqual({ prUrl: "x", count: 2 });
+  });
+
+  it("sends a body the route's schema accepts, its minimums met, when only the hinted field is typed", () => {
+    const strict = {
+      type: "object",
+      properties: {
+        ticket: { type: "string", minLength: 3 },
+        reason: { type: "string", minLength: 10 },
+        severity: { enum: ["sev1", "sev2"] },
+        assignees: { type: "array", items: { type: "string", minLength: 2 }, minItems: 1 },
+        meta: { type: "object", properties: { source: { type: "string" }, attempts: { type: "integer", minimum: 1 } }, required: ["source", "attempts"] },
+      },
+      required: ["ticket", "reason", "severity", "assignees", "meta"],
+      additionalProperties: false,
+    };
+    const [, escalate] = slashCommandsFromInfo({ channels: [{ id: "ops", routes: [{ method: "POST", path: "/escalate", bodySchema: strict }] }] });
+    expect(commandUsage(escalate)).toBe("/escalate <ticket>");
+    const body = commandBody(escalate, "OPS-42");
+    const validate = addFormats(new Ajv({ strict: false })).compile(strict);
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    expect(body).toMatchObject({ ticket: "OPS-42", severity: "sev1", meta: { attempts: 1 } });
   });
 
   it("parses the command name and its argument", () => {

@@ -33,6 +33,22 @@ describe("buildTranscript", () => {
     expect(turn.parts[2]).toMatchObject({ text: "All good", done: false });
   });
 
+  it("keeps a call cut off by a crash in doubt through the interrupted turn, then records who cleared it", () => {
+    const drafts = [
+      { type: "message.received", turnId: T, data: { message: "pay" } },
+      { type: "turn.started", turnId: T, data: { model: "scripted" } },
+      { type: "actions.requested", turnId: T, data: { actions: [{ toolCallId: "c1", name: "charge_card", input: { amount: 42 } }] } },
+      { type: "action.in_doubt", turnId: T, data: { toolCallId: "c1", name: "charge_card", input: { amount: 42 }, effect: "write", startedAt: "x", message: "The server stopped" } },
+      { type: "turn.failed", turnId: T, data: { status: "interrupted", code: "interrupted", message: "restart" } },
+    ];
+    const before = (buildTranscript(session(drafts)).items[1] as TurnItem).parts[0] as ToolPart;
+    expect(before).toMatchObject({ status: "in_doubt", inDoubt: { message: "The server stopped", effect: "write" } });
+    expect(before.inDoubt?.resolved).toBeUndefined();
+    const resolved = { type: "action.in_doubt_resolved", turnId: T, data: { toolCallId: "c1", name: "charge_card", resolution: "not_done", by: "user:local" } };
+    const after = (buildTranscript(session([...drafts, resolved])).items[1] as TurnItem).parts[0] as ToolPart;
+    expect(after).toMatchObject({ status: "in_doubt", inDoubt: { resolved: { resolution: "not_done", by: "user:local" } } });
+  });
+
   it("records usage on completion and the message on failure", () => {
     const transcript = buildTranscript(
       session([

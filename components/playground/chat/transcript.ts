@@ -6,7 +6,8 @@
 import type { AnyBdkEvent, TokenUsage } from "../../api/types.ts";
 import type { SessionActivity } from "../session/session-status.ts";
 
-export type ToolStatus = "running" | "awaiting_approval" | "awaiting_authorization" | "done" | "error" | "denied";
+/** `in_doubt`: a crash cut the call off; it may or may not have taken effect (until a person says which). */
+export type ToolStatus = "running" | "awaiting_approval" | "awaiting_authorization" | "done" | "error" | "denied" | "in_doubt";
 
 export interface ToolPart {
   kind: "tool";
@@ -23,6 +24,7 @@ export interface ToolPart {
   /** The call waits for its MCP connection to be authorized (`serve --dev`): Connect POSTs `authorizePath`. */
   authorization?: { connection: string; authorizePath: string };
   subagent?: { name: string; prompt?: string; result?: string; isError?: boolean; done: boolean };
+  inDoubt?: { message: string; effect: "read" | "write"; resolved?: { resolution: "done" | "not_done"; by: string; note?: string } };
 }
 
 export type TurnPart =
@@ -212,6 +214,17 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
         tool.durationMs = event.data.durationMs;
         if (event.data.stubbed) tool.stubbed = true;
         tool.status = tool.status === "denied" ? "denied" : event.data.isError ? "error" : "done";
+        break;
+      }
+      case "action.in_doubt": {
+        const tool = toolFor(turnFor(event), event.data.toolCallId, event.data.name, event.data.input, event.index);
+        tool.status = "in_doubt";
+        tool.inDoubt = { message: event.data.message, effect: event.data.effect };
+        break;
+      }
+      case "action.in_doubt_resolved": {
+        const tool = tools.get(event.data.toolCallId);
+        if (tool?.inDoubt) tool.inDoubt = { ...tool.inDoubt, resolved: { resolution: event.data.resolution, by: event.data.by, note: event.data.note } };
         break;
       }
       case "subagent.called": {

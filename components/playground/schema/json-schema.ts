@@ -37,15 +37,32 @@ function requiredOf(schema: Schema): string[] {
   return Array.isArray(schema.required) ? (schema.required.filter((r) => typeof r === "string") as string[]) : [];
 }
 
-/** A value that satisfies the schema's shape: required fields (and any with defaults), typed placeholders. */
-export function exampleFromSchema(input: unknown, depth = 0): unknown {
-  const raw = asSchema(input);
-  if (!raw || depth > 8) return {};
-  const schema = unwrap(raw);
+/**
+ * A value valid against the schema, for a Try body or a slash command: every
+ * required field (and any with a default) present, strings named after their
+ * field and as long as `minLength` asks, numbers within their bounds, arrays
+ * with `minItems` entries, enums and consts honoured, local `$ref`s followed.
+ */
+export function exampleFromSchema(input: unknown): unknown {
+  const root = asSchema(input);
+  return root ? exampleOf(root, { root, depth: 0, name: "value" }) : {};
+}
+
+interface ExampleScope {
+  root: Schema;
+  depth: number;
+  /** The property (or item) being filled: string placeholders say which field they are. */
+  name: string;
+}
+
+function exampleOf(raw: Schema, scope: ExampleScope): unknown {
+  if (scope.depth > 12) return {};
+  const schema = merged(unwrap(resolveRef(raw, scope.root)), scope.root);
   if ("default" in schema) return schema.default;
   if ("const" in schema) return schema.const;
   if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  const inner = (name: string): ExampleScope => ({ ...scope, depth: scope.depth + 1, name });
   switch (typeOf(schema)) {
     case "object": {
       const properties = asSchema(schema.properties) ?? {};
@@ -53,19 +70,22 @@ export function exampleFromSchema(input: unknown, depth = 0): unknown {
       const out: Record<string, unknown> = {};
       for (const [name, property] of Object.entries(properties)) {
         const prop = asSchema(property);
-        if (required.includes(name) || (prop && "default" in prop)) out[name] = exampleFromSchema(prop, depth + 1);
+        if (prop && (required.includes(name) || "default" in prop)) out[name] = exampleOf(prop, inner(name));
       }
+      // Required names the properties do not describe: anything the rest of the schema allows.
+      const extra = asSchema(schema.additionalProperties);
+      for (const name of required) if (!(name in out)) out[name] = extra ? exampleOf(extra, inner(name)) : "";
       return out;
     }
     case "string":
-      return stringExample(schema);
+      return stringExample(schema, scope.name);
     case "integer":
     case "number":
-      return typeof schema.minimum === "number" ? schema.minimum : 0;
+      return numberExample(schema, typeOf(schema) === "integer");
     case "boolean":
       return false;
     case "array":
-      return [];
+      return arrayExample(schema, inner);
     case "null":
       return null;
     default:
@@ -73,7 +93,40 @@ export function exampleFromSchema(input: unknown, depth = 0): unknown {
   }
 }
 
-function stringExample(schema: Schema): string {
+/** `{ $ref: "#/definitions/x" }` (or `#/$defs/x`, `#`) → the schema it points at; other refs are left as they are. */
+function resolveRef(schema: Schema, root: Schema, seen = 0): Schema {
+  const ref = schema.$ref;
+  if (typeof ref !== "string" || !ref.startsWith("#") || seen > 16) return schema;
+  let target: unknown = root;
+  for (const part of ref.slice(1).split("/").filter(Boolean)) {
+    target = asSchema(target)?.[decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  const found = asSchema(target);
+  if (!found) return schema;
+  const { $ref: _ref, ...rest } = schema;
+  return resolveRef({ ...found, ...rest }, root, seen + 1);
+}
+
+/** `allOf` folded into one schema: properties and required lists joined, the tighter bounds kept by the later branch. */
+function merged(schema: Schema, root: Schema): Schema {
+  if (!Array.isArray(schema.allOf)) return schema;
+  const { allOf, ...base } = schema;
+  let out: Schema = base;
+  for (const branch of allOf as unknown[]) {
+    const part = asSchema(branch);
+    if (!part) continue;
+    const resolved = merged(unwrap(resolveRef(part, root)), root);
+    out = {
+      ...out,
+      ...resolved,
+      properties: { ...asSchema(out.properties), ...asSchema(resolved.properties) },
+      required: [...requiredOf(out), ...requiredOf(resolved)],
+    };
+  }
+  return out;
+}
+
+function stringExample(schema: Schema, name: string): string {
   switch (schema.format) {
     case "uri":
     case "url":
@@ -84,9 +137,54 @@ function stringExample(schema: Schema): string {
       return new Date().toISOString();
     case "date":
       return new Date().toISOString().slice(0, 10);
-    default:
-      return "";
+    case "time":
+      return "12:00:00Z";
+    case "uuid":
+      return "00000000-0000-4000-8000-000000000000";
+    case "hostname":
+      return "example.com";
+    case "ipv4":
+      return "192.0.2.1";
+    case "ipv6":
+      return "2001:db8::1";
   }
+  // The field's own name: the example says what goes where, and is as long as the schema asks.
+  const min = typeof schema.minLength === "number" ? schema.minLength : 0;
+  const max = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
+  let text = name;
+  while (text.length < min) text += ` ${name}`;
+  return text.slice(0, Math.max(min, Math.min(max, text.length)));
+}
+
+function numberExample(schema: Schema, integer: boolean): number {
+  const step = typeof schema.multipleOf === "number" && schema.multipleOf > 0 ? schema.multipleOf : undefined;
+  const gap = integer ? 1 : (step ?? 1);
+  let low = typeof schema.minimum === "number" ? schema.minimum : undefined;
+  if (typeof schema.exclusiveMinimum === "number") low = Math.max(low ?? -Infinity, schema.exclusiveMinimum + gap);
+  let high = typeof schema.maximum === "number" ? schema.maximum : undefined;
+  if (typeof schema.exclusiveMaximum === "number") high = Math.min(high ?? Infinity, schema.exclusiveMaximum - gap);
+  let value = low ?? (high !== undefined && high < 0 ? high : 0);
+  if (integer) value = Math.ceil(value);
+  if (step) value = Math.ceil(value / step) * step;
+  return value;
+}
+
+function arrayExample(schema: Schema, inner: (name: string) => ExampleScope): unknown[] {
+  const min = typeof schema.minItems === "number" ? schema.minItems : 0;
+  // A tuple (`prefixItems`, or draft 4-7 `items: [...]`) fills its positions first.
+  const tuple = (Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : []).map(asSchema);
+  const rest = Array.isArray(schema.items) ? asSchema(schema.additionalItems) : asSchema(schema.items);
+  const out: unknown[] = [];
+  for (let i = 0; i < tuple.length; i++) out.push(tuple[i] ? exampleOf(tuple[i]!, inner(`item ${i + 1}`)) : null);
+  const item = rest ?? {};
+  const choices = Array.isArray(unwrap(item).enum) ? (unwrap(item).enum as unknown[]) : undefined;
+  for (let i = out.length; i < min; i++) {
+    let value = choices && choices.length > i ? choices[i] : exampleOf(item, inner(`item ${i + 1}`));
+    // Unique items: a repeated number counts up (strings are already numbered by their position).
+    if (schema.uniqueItems && typeof value === "number") while (out.includes(value)) value += 1;
+    out.push(value);
+  }
+  return out;
 }
 
 export function schemaFields(input: unknown): SchemaField[] {

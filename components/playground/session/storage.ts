@@ -1,7 +1,8 @@
 /**
  * Per-session memory in the browser: the last event index seen (sessionStorage,
- * so a reload resumes after it) and the rotating continuation token
- * (localStorage, so follow-ups work from any tab of this browser).
+ * so a reload resumes after it), the rotating continuation token
+ * (localStorage, so follow-ups work from any tab of this browser), and the
+ * offline-model banner dismissed (sessionStorage: a new visit shows it again).
  */
 function read(storage: () => Storage, key: string): string | null {
   try {
@@ -37,4 +38,14 @@ export function readContinuationToken(base: string, sessionId: string): string |
 
 export function writeContinuationToken(base: string, sessionId: string, token: string): void {
   write(local, `bdk.ct.${base}.${sessionId}`, token);
+}
+
+const BANNER_KEY = "bdk.scriptedBannerDismissed";
+
+export function readBannerDismissed(): boolean {
+  return read(session, BANNER_KEY) === "1";
+}
+
+export function writeBannerDismissed(): void {
+  write(session, BANNER_KEY, "1");
 }

@@ -19,7 +19,8 @@ const PREFIX = "pg";
 export function PlaygroundTabs({ info, feed }: { info: AgentInfo | undefined; feed: FeedSnapshot | null }) {
   const nav = useNavigation();
   const approvals = useApprovals();
-  const pendingCount = approvals.data?.approvals?.length ?? 0;
+  // Calls in doubt wait for a person too.
+  const pendingCount = (approvals.data?.approvals?.length ?? 0) + (approvals.data?.inDoubt?.length ?? 0);
 
   const tabs: Array<TabItem<TabIdName>> = [
     { id: "chat", label: "Chat" },

@@ -1,9 +1,16 @@
-import { AlertIcon } from "../../ui/icons.tsx";
+"use client";
+import { useEffect, useState } from "react";
+import { AlertIcon, XIcon } from "../../ui/icons.tsx";
+import { readBannerDismissed, writeBannerDismissed } from "../session/storage.ts";
 
 const code = "rounded bg-amber-100 px-1 font-mono dark:bg-amber-500/20";
 
-/** Shown while turns run on the offline `scripted` model, with how to switch to a real one. */
+/** Shown while turns run on the offline `scripted` model, with how to switch to a real one; dismissed for this browser session. */
 export function ScriptedBanner({ configured }: { configured?: string }) {
+  const [dismissed, setDismissed] = useState(false);
+  // Read after hydration: the server render cannot know what this tab dismissed.
+  useEffect(() => setDismissed(readBannerDismissed()), []);
+  if (dismissed) return null;
   return (
     <div role="status" data-testid="scripted-banner" className="border-t border-amber-200 bg-tone-warning-soft px-4 py-1.5 text-xs text-tone-warning dark:border-amber-500/20">
       <p className="flex items-start gap-2">
@@ -18,6 +25,18 @@ export function ScriptedBanner({ configured }: { configured?: string }) {
           </span>
           , then restart the server.
         </span>
+        <button
+          type="button"
+          aria-label="Dismiss the offline model notice"
+          title="Dismiss (for this browser session)"
+          onClick={() => {
+            writeBannerDismissed();
+            setDismissed(true);
+          }}
+          className="ml-auto shrink-0 rounded p-0.5 hover:bg-amber-100 dark:hover:bg-amber-500/20"
+        >
+          <XIcon className="size-3.5" />
+        </button>
       </p>
     </div>
   );
