@@ -15,6 +15,7 @@ import type { MemoryJournal } from "../memory/journal.ts";
 import { recallSection, rememberTurn, shareJournal } from "../memory/memory.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDataByType, type EventDraft } from "../protocol/events.ts";
+import type { ModelStepRecord } from "../protocol/model-calls.ts";
 import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
@@ -127,6 +128,9 @@ export class TurnExecutor {
     const gate = this.options.approvals.gateFor(sessionId, turnId, controller.signal);
     // A fork's overrides; every other session runs the agent as loaded.
     const overrides = session.fork?.overrides;
+    // Stored in the transaction of the step's next events (its message.completed, actions.requested): a step and its content go together.
+    const recordStep = (scope: string, record: ModelStepRecord) =>
+      log.writeSoon(sessionId, () => store.modelCalls.append(sessionId, turnId, scope, record));
     try {
       const connectionTools = await this.connectionTools(agent, controller.signal);
       const end = await executeTurn({
@@ -138,12 +142,13 @@ export class TurnExecutor {
         commit: resultCommitter(agent, toolContextFor(services, agent, scope, undefined, controller.signal)),
         system: overrides?.instructions ?? withSection(buildSystemPrompt(agent, scope.workspaceDir), recallSection(store, agent, session)),
         history: history ?? [],
-        tools: withToolStubs(toolsForTurn(services, agent, emit, gate, connectionTools), overrides),
+        tools: withToolStubs(toolsForTurn(services, agent, emit, gate, connectionTools, recordStep), overrides),
         botVersion: agent.version,
         resolveModels: () => services.resolveModels(modelConfigFor(agent.config, overrides), agent.name),
         isModelUnavailable: services.isModelUnavailable,
         toolContext: (toolCallId, signal) => toolContextFor(services, agent, scope, toolCallId, signal),
         emit,
+        recordStep: (record) => recordStep("", record),
         signal: controller.signal,
       });
       live.history = end.status === "completed" && start.message !== undefined ? [...(history ?? []), ...end.messages] : undefined;
