@@ -13,6 +13,7 @@ import { bdkClient } from "./browser.ts";
 import { expect, openTab, sendMessage, sessionIdOf, test } from "./harness.ts";
 import { KIT_DIR } from "./main-server.ts";
 import { startServer } from "./server-process.ts";
+import { syntheticEvents } from "./synthetic-session.ts";
 
 function traceProject(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "bdk-e2e-trace-"));
@@ -65,11 +66,13 @@ test("a trace row shows its request, response, tool input and duration, and agai
   const state = { stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-e2e-trace-state-")), token: `e2e-${Date.now().toString(36)}` };
   let server = await startServer(KIT_DIR, project, workDir, [], "trace", state);
   try {
-    let { page, context } = await bdkClient(server, browser).newPage();
+    // Tall enough that the chart shows every row of both turns beside an open detail (the list is windowed).
+    let { page, context } = await bdkClient(server, browser).newPage({ height: 1400 });
     await page.goto("/playground");
     await sendMessage(page, 'run price {"sku":"A1"}');
     await expect(page.locator('[data-testid=turn][data-status="completed"]')).toHaveCount(1);
-    await sendMessage(page, 'task {"subagent":"researcher","prompt":"run price {\\"sku\\":\\"B2\\"}"}');
+    // "pr\u0069ce": the scripted model picks the tool a message names, and this one should name only task.
+    await sendMessage(page, 'task {"subagent":"researcher","prompt":"run pr\\u0069ce {\\"sku\\":\\"B2\\"}"}');
     await expect(page.locator('[data-testid=turn][data-status="completed"]')).toHaveCount(2);
     const sessionId = sessionIdOf(page)!;
 
@@ -91,7 +94,7 @@ test("a trace row shows its request, response, tool input and duration, and agai
 
     await server.stop();
     server = await startServer(KIT_DIR, project, workDir, [], "trace-restarted", state);
-    ({ page, context } = await bdkClient(server, browser).newPage());
+    ({ page, context } = await bdkClient(server, browser).newPage({ height: 1400 }));
     await page.goto(`/playground?sessionId=${sessionId}&tab=trace`);
     await expectStepAndToolContent(page);
     await context.close();
@@ -99,5 +102,42 @@ test("a trace row shows its request, response, tool input and duration, and agai
     await server.stop();
     rmSync(state.stateRoot, { recursive: true, force: true });
     rmSync(project, { recursive: true, force: true });
+  }
+});
+
+/** Serves a made-up session's events (no server state), as the 5,000-event check in playground.e2e.ts does. */
+async function serveSynthetic(page: Page, sessionId: string, events: unknown[]): Promise<void> {
+  const body = events.map((event) => JSON.stringify(event)).join("\n") + "\n";
+  await page.route(`**/v1/session/${sessionId}/events*`, (route) => route.fulfill({ status: 200, contentType: "application/x-ndjson", body }));
+  await page.route(`**/v1/session/${sessionId}/stream*`, (route) => route.fulfill({ status: 200, contentType: "application/x-ndjson", body: "\n" }));
+  await page.route(`**/v1/session/${sessionId}`, (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, session: { id: sessionId, title: "Synthetic" } }) }),
+  );
+}
+
+test("the summary strip fits at one row and at hundreds, on a desktop and at 390 px", async ({ bdk }) => {
+  for (const width of [1280, 390]) {
+    const { page, context } = await bdk.newPage({ width, height: 844 });
+    try {
+      for (const [sessionId, events, rows] of [
+        ["ses_SYNTHETIC0001", syntheticEvents("ses_SYNTHETIC0001", 3), "1 row"],
+        ["ses_SYNTHETIC2000", syntheticEvents("ses_SYNTHETIC2000", 2000), /^\d{3,} rows$/],
+      ] as const) {
+        await serveSynthetic(page, sessionId, events);
+        await page.goto(`/playground?sessionId=${sessionId}&tab=trace`);
+        const summary = page.getByTestId("trace-summary");
+        await expect(page.getByTestId("trace-chart").getByText(rows), "the row count, in words that fit it").toBeVisible();
+        await expect(summary.locator("dd"), "six figures").toHaveCount(6);
+        for (const figure of await summary.locator("dd").all()) await expect(figure).toHaveText(/\S/);
+        const overflow = await summary.evaluate((strip) => ({
+          strip: strip.scrollWidth - strip.clientWidth,
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        }));
+        // A figure too long for its cell is cut with an ellipsis (its whole text in the cell's title), never spilled.
+        expect(overflow, `nothing spills out at ${width} px`).toEqual({ strip: 0, page: 0 });
+      }
+    } finally {
+      await context.close();
+    }
   }
 });

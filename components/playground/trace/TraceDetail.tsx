@@ -31,7 +31,7 @@ export function TraceDetail({
 }) {
   const duration = row.durationMs ?? (row.end ?? now) - row.start;
   return (
-    <div className="max-h-[60%] min-h-0 shrink-0 overflow-auto border-t border-line bg-surface-muted text-xs scrollbar-thin" data-testid="trace-detail">
+    <div className="min-h-0 flex-1 overflow-auto border-t border-line bg-surface-muted text-xs scrollbar-thin" data-testid="trace-detail">
       <div className="sticky top-0 flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-line bg-surface-muted px-3 py-2">
         <span className="font-semibold">{row.label}</span>
         <span className="text-fg-muted">{row.kind}</span>
@@ -95,7 +95,7 @@ function ModelCallView({ call }: { call: ModelCall }) {
           <span className="font-mono">
             {params.model} · {params.provider} · {params.modelId}
           </span>
-          {params.providerOptions ? <JsonBlock className="mt-1" value={params.providerOptions} /> : null}
+          {hasKeys(params.providerOptions) ? <JsonBlock className="mt-1 w-full" value={params.providerOptions} /> : null}
         </Field>
         <Field label="System prompt">
           <Pre testId="trace-system">{request.system}</Pre>
@@ -233,6 +233,10 @@ function Pre({ children, testId }: { children: ReactNode; testId?: string }) {
       {children}
     </pre>
   );
+}
+
+function hasKeys(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length > 0;
 }
 
 function firstLine(text: string): string {

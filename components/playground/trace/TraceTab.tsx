@@ -109,10 +109,11 @@ export function TraceTab({ feed }: { feed: FeedSnapshot | null }) {
       {rows.length === 0 ? (
         <p className="py-8 text-center text-sm text-fg-muted">No turns yet.</p>
       ) : (
-        <div className="flex min-h-0 flex-1 flex-col overflow-hidden rounded-lg border border-line" data-testid="trace-chart">
+        // With a row selected the chart keeps up to 45% of the height and its detail takes the rest.
+        <div className={cx("flex min-h-0 flex-col overflow-hidden rounded-lg border border-line", detail && "flex-1")} data-testid="trace-chart">
           <VirtualList
             label="Trace timeline"
-            className={detail ? "min-h-28 shrink" : "min-h-0"}
+            className={detail ? "max-h-[45%] min-h-28 shrink-0" : "min-h-0"}
             count={rows.length}
             rowHeight={ROW_HEIGHT}
             header={
