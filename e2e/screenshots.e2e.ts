@@ -39,3 +39,20 @@ test("screenshots of every tab, desktop and phone, in docs/screenshots/", async 
     }
   }
 });
+
+test("screenshots of a trace row's content (a model step, a tool call) in docs/screenshots/", async ({ page }) => {
+  await page.goto("/playground");
+  await sendMessage(page, "Inspect https://github.com/acme/checkout/pull/42");
+  await expect(page.locator('[data-testid=turn][data-status="completed"]')).toHaveCount(1);
+  await page.goto(`/playground?${new URLSearchParams({ sessionId: sessionIdOf(page)!, tab: "trace" })}`);
+  const chart = page.getByTestId("trace-chart");
+  mkdirSync(OUT_DIR, { recursive: true });
+  for (const [label, name, shown] of [
+    [/^Step 0/, "trace-step", "trace-system"],
+    [/^inspect_pr/, "trace-tool", "trace-tool-input"],
+  ] as const) {
+    await chart.getByRole("button").filter({ hasText: label }).first().click();
+    await expect(page.getByTestId(shown)).toBeVisible();
+    await page.screenshot({ path: path.join(OUT_DIR, `${name}-1280.png`), animations: "disabled" });
+  }
+});

@@ -12,7 +12,14 @@ export interface ServerProcess {
   baseUrl: string;
   token: string;
   logFile: string;
+  stateRoot: string;
   stop(): Promise<void>;
+}
+
+/** A restart: the state root and token of a stopped server (the state root is then the caller's to remove). */
+export interface Reuse {
+  stateRoot: string;
+  token: string;
 }
 
 export function freePort(): Promise<number> {
@@ -27,11 +34,22 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `extraArgs` are added to the serve command (e.g. `--dev`); `name` picks the log file. */
-export async function startServer(kitDir: string, projectDir: string, workDir: string, extraArgs: string[] = [], name = "server"): Promise<ServerProcess> {
+/**
+ * `extraArgs` are added to the serve command (e.g. `--dev`); `name` picks the
+ * log file. Without `reuse` the state root is new and removed on stop; with
+ * it, the server opens that state root with that token and leaves it.
+ */
+export async function startServer(
+  kitDir: string,
+  projectDir: string,
+  workDir: string,
+  extraArgs: string[] = [],
+  name = "server",
+  reuse?: Reuse,
+): Promise<ServerProcess> {
   const port = await freePort();
-  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-e2e-state-"));
-  const token = `e2e-${Math.random().toString(36).slice(2)}`;
+  const stateRoot = reuse?.stateRoot ?? mkdtempSync(path.join(tmpdir(), "bdk-e2e-state-"));
+  const token = reuse?.token ?? `e2e-${Math.random().toString(36).slice(2)}`;
   mkdirSync(workDir, { recursive: true });
   const logFile = path.join(workDir, `${name}.log`);
   const log = createWriteStream(logFile);
@@ -64,7 +82,7 @@ export async function startServer(kitDir: string, projectDir: string, workDir: s
         }
       }
     }
-    rmSync(stateRoot, { recursive: true, force: true });
+    if (!reuse) rmSync(stateRoot, { recursive: true, force: true });
   };
 
   // The first start may build the web app (about a minute on two cores).
@@ -76,7 +94,7 @@ export async function startServer(kitDir: string, projectDir: string, workDir: s
     }
     try {
       const res = await fetch(`${baseUrl}/health`);
-      if (res.ok) return { baseUrl, token, logFile, stop };
+      if (res.ok) return { baseUrl, token, logFile, stateRoot, stop };
     } catch {
       // Not listening yet.
     }

@@ -19,6 +19,7 @@ import type {
   RunDiff,
   SessionSummary,
   SessionsResponse,
+  TurnTrace,
 } from "./types.ts";
 import type { InDoubtResolution } from "../../server/protocol/events.ts";
 
@@ -59,6 +60,9 @@ export function createApi(base: string) {
     continuationToken: (sessionId: string) =>
       apiJson<{ ok: boolean; continuationToken: string | null }>(v1(`/session/${enc(sessionId)}/token`)),
     fork: (sessionId: string, request: ForkRequest) => apiJson<ForkResponse>(v1(`/session/${enc(sessionId)}/fork`), jsonBody("POST", request)),
+    /** What a turn's model steps were sent and answered, and its tool calls as checked (the Trace tab's detail). */
+    turnTrace: (sessionId: string, turnId: string, signal?: AbortSignal) =>
+      apiJson<TurnTrace>(v1(`/session/${enc(sessionId)}/turns/${enc(turnId)}/trace`), { signal }),
     diff: (before: string, after: string, signal?: AbortSignal) =>
       apiJson<RunDiff>(v1(`/session/${enc(before)}/diff/${enc(after)}`), { signal }),
     /** Save as eval case (`--dev`): writes `evals/<name>.eval.ts`; 409 `already_exists` unless `overwrite`. */

@@ -5,6 +5,7 @@
 import type { AnyBdkEvent, Principal, SessionMode, TokenUsage } from "../../server/protocol/events.ts";
 
 export type { AnyBdkEvent, Principal, SessionMode, TokenUsage };
+export type { ModelCall, TracedToolCall, TurnTrace } from "../../server/protocol/model-calls.ts";
 
 export type JsonSchema = Record<string, unknown>;
 

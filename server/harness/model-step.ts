@@ -23,6 +23,7 @@ export interface StepRequest {
 
 export interface StepOutcome {
   text: string;
+  reasoning: string;
   toolCalls: ToolAction[];
   finishReason: string;
   usage: TokenUsage;
@@ -175,6 +176,7 @@ class StepReader {
 
   outcome(): StepOutcome {
     const text = this.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const reasoning = this.content.map((part) => (part.type === "reasoning" ? part.text : "")).join("");
     const toolCalls = this.content.flatMap((part) => (part.type === "tool-call" ? [part.call] : []));
     const assistant: Exclude<AssistantContent, string> = [];
     for (const part of this.content) {
@@ -191,6 +193,7 @@ class StepReader {
     }
     return {
       text,
+      reasoning,
       toolCalls,
       finishReason: this.finishReason,
       usage: this.usage,

@@ -6,7 +6,8 @@ import type { LoadedTool } from "../load/types.ts";
 import { addUsage, type EventDraft, type StepModel, type TokenUsage, type ToolAction, ZERO_USAGE } from "../protocol/events.ts";
 import { executeTool, toModelOutput, type ToolOutcome } from "./execute-tool.ts";
 import { assistantMessage } from "./history.ts";
-import { runModelStep, type StepOutcome } from "./model-step.ts";
+import type { ModelStepRecord, OfferedTool } from "../protocol/model-calls.ts";
+import { runModelStep, type StepOutcome, toModelTools } from "./model-step.ts";
 
 /** A model ready to call; the first that answers wins, the rest are fallbacks. */
 export interface ModelCandidate {
@@ -77,6 +78,8 @@ export interface TurnRequest {
   commit?: (text: string) => Promise<string | undefined>;
   abortSignal: AbortSignal;
   emit: TurnEmitter;
+  /** Receives what each model step was sent and answered, once it answered (the Trace tab's content). */
+  recordStep?: (record: ModelStepRecord) => void;
   maxSteps?: number;
 }
 
@@ -133,13 +136,17 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
   }
 
   const maxSteps = request.maxSteps ?? DEFAULT_MAX_STEPS;
+  // One list per turn: the recorder stores it again only when it changes.
+  const offered: OfferedTool[] | undefined = request.recordStep && toModelTools(request.tools);
   let revisions = 0;
   for (let step = firstStep; step < maxSteps; step++) {
     request.emit({ type: "step.started", data: { step } });
     const started = performance.now();
+    const startedAt = new Date().toISOString();
 
     let outcome: StepOutcome;
     let candidate: ModelCandidate | undefined;
+    const sent = [...request.history, ...messages];
     for (;;) {
       candidate = request.models[candidateIndex];
       if (!candidate) throw new Error("No model is available for this turn.");
@@ -147,7 +154,7 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
         outcome = await runModelStep({
           model: candidate.model,
           system: request.system,
-          messages: [...request.history, ...messages],
+          messages: sent,
           tools: request.tools,
           providerOptions: candidate.providerOptions,
           abortSignal: request.abortSignal,
@@ -162,6 +169,7 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
     }
 
     const modelDurationMs = Math.round((performance.now() - started) * 100) / 100;
+    if (offered) request.recordStep!(stepRecord(step, startedAt, modelDurationMs, request.system, sent, offered, candidate, outcome));
     usage = addUsage(usage, outcome.usage);
     messages.push(...outcome.responseMessages);
     if (outcome.text) {
@@ -206,6 +214,39 @@ function stepModel(candidate: ModelCandidate, outcome: StepOutcome): StepModel {
     requestModel: candidate.model.modelId,
     ...(modelId ? { responseModel: modelId } : {}),
     ...(id ? { responseId: id } : {}),
+  };
+}
+
+function stepRecord(
+  step: number,
+  startedAt: string,
+  durationMs: number,
+  system: string,
+  messages: ModelMessage[],
+  tools: OfferedTool[],
+  candidate: ModelCandidate,
+  outcome: StepOutcome,
+): ModelStepRecord {
+  const { modelId, id } = outcome.response;
+  return {
+    step,
+    startedAt,
+    durationMs,
+    request: {
+      system,
+      messages,
+      tools,
+      params: { model: candidate.id, provider: candidate.model.provider, modelId: candidate.model.modelId, providerOptions: candidate.providerOptions },
+    },
+    response: {
+      text: outcome.text,
+      reasoning: outcome.reasoning,
+      toolCalls: outcome.toolCalls,
+      finishReason: outcome.finishReason,
+      usage: outcome.usage,
+      ...(modelId ? { responseModel: modelId } : {}),
+      ...(id ? { responseId: id } : {}),
+    },
   };
 }
 

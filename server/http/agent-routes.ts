@@ -178,6 +178,11 @@ export const sessionRoutes = {
     return new Response(text, { headers: NDJSON_HEADERS });
   },
 
+  async turnTrace(req) {
+    const trace = req.opened.runtime.turnTrace(req.params.id, req.params.turnId, sessionPrincipal(req));
+    return json({ ok: true, ...trace });
+  },
+
   async listTools({ opened }) {
     const tools = opened.runtime.agent.tools
       .filter((tool) => tool.execution === "server")

@@ -22,7 +22,7 @@ export function turnLedger(store: Store, log: SessionEventLog, sessionId: string
       // The turn's buffered events (its actions.requested) are stored with the row: after a crash the call is in the log.
       const started = store.transaction(() => {
         log.append(sessionId, []);
-        return store.toolCalls.start({ ...key, name: call.name, effect: effectOf(tool, call.input), input: call.input });
+        return store.toolCalls.start({ ...key, name: call.name, ...checked(tool, call.input) });
       });
       return started ? undefined : recordedOutcome(store.toolCalls.get(key)!);
     },
@@ -40,12 +40,16 @@ function recordedOutcome(row: ToolCallRow): ToolOutcome {
   return { output: inDoubtOutput(row.name, IN_DOUBT_MESSAGE), isError: true, durationMs: 0 };
 }
 
-/** The call's effect; one that cannot be decided (invalid input, a throwing `effect` function) counts as a write. */
-function effectOf(tool: LoadedTool, input: unknown): "read" | "write" {
+/**
+ * The call's effect and its input as validated (defaults filled in; the raw
+ * input when it does not validate). An effect that cannot be decided
+ * (invalid input, a throwing `effect` function) counts as a write.
+ */
+function checked(tool: LoadedTool, input: unknown): { effect: "read" | "write"; input: unknown } {
   try {
     const parsed = tool.parseInput(input ?? {});
-    return parsed.ok ? tool.effect(parsed.value) : "write";
+    return parsed.ok ? { effect: tool.effect(parsed.value), input: parsed.value } : { effect: "write", input };
   } catch {
-    return "write";
+    return { effect: "write", input };
   }
 }

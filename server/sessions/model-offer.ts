@@ -12,7 +12,7 @@ import { recallSection } from "../memory/memory.ts";
 import type { EventDraft } from "../protocol/events.ts";
 import type { SessionRow } from "../store/types.ts";
 import { withToolStubs } from "./run-overrides.ts";
-import { toolsForTurn, type TurnServices } from "./turn-setup.ts";
+import { type StepRecorder, toolsForTurn, type TurnServices } from "./turn-setup.ts";
 
 export interface ModelOffer {
   botVersion: string;
@@ -34,6 +34,8 @@ export interface OfferInput {
   /** Where the `task` tool records its subagent's calls; a preview records nothing. */
   emit: (draft: EventDraft) => void;
   gate: ToolGate | undefined;
+  /** Where a subagent's model steps are recorded (the Trace tab); a preview records nothing. */
+  recordStep?: StepRecorder;
 }
 
 /** The prompt and tools of a turn; a fork's overrides replace the prompt and stub the tools they name. */
@@ -44,7 +46,7 @@ export function modelOffer(input: OfferInput): ModelOffer {
     overrides?.instructions !== undefined
       ? [{ source: "fork" as const, text: overrides.instructions }]
       : systemPromptSections(agent, input.workspaceDir, recallSection(services.store, agent, session));
-  const tools = withToolStubs(toolsForTurn(services, agent, input.emit, input.gate, input.connectionTools), overrides);
+  const tools = withToolStubs(toolsForTurn(services, agent, input.emit, input.gate, input.connectionTools, input.recordStep), overrides);
   return { botVersion: agent.version, systemPrompt, tools };
 }
 

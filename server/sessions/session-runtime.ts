@@ -10,6 +10,7 @@ import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { McpConnections } from "../mcp/connections.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
+import type { TurnTrace } from "../protocol/model-calls.ts";
 import { newContinuationToken, newSessionId } from "../protocol/ids.ts";
 import type { Store } from "../store/index.ts";
 import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
@@ -441,6 +442,15 @@ export class SessionRuntime {
       emit: () => {},
       gate: undefined,
     });
+  }
+
+  /** What a turn's model steps were sent and answered, and its tool calls as the ledger checked them (the Trace tab's detail). */
+  turnTrace(sessionId: string, turnId: string, principal: Principal): TurnTrace {
+    this.requireSession(sessionId, principal);
+    const toolCalls = this.store.toolCalls
+      .ofTurn(sessionId, turnId)
+      .map(({ toolCallId, name, effect, input, status, startedAt, endedAt }) => ({ toolCallId, name, effect, input, status, startedAt, endedAt }));
+    return { turnId, modelCalls: this.store.modelCalls.ofTurn(sessionId, turnId), toolCalls };
   }
 
   /** A tool call without a model turn; the approval gate does not apply. */

@@ -15,6 +15,7 @@ import type { MemoryJournal } from "../memory/journal.ts";
 import { rememberTurn, shareJournal } from "../memory/memory.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDataByType, type EventDraft } from "../protocol/events.ts";
+import type { ModelStepRecord } from "../protocol/model-calls.ts";
 import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
@@ -128,9 +129,12 @@ export class TurnExecutor {
     const gate = this.options.approvals.gateFor(sessionId, turnId, controller.signal);
     // A fork's overrides; every other session runs the agent as loaded.
     const overrides = session.fork?.overrides;
+    // Stored in the transaction of the step's next events (its message.completed, actions.requested): a step and its content go together.
+    const recordStep = (scope: string, record: ModelStepRecord) =>
+      log.writeSoon(sessionId, () => store.modelCalls.append(sessionId, turnId, scope, record));
     try {
       const mcpTools = await connectionTools(this.options.mcp, agent, controller.signal);
-      const offer = modelOffer({ services, agent, session, workspaceDir: scope.workspaceDir, connectionTools: mcpTools, emit, gate });
+      const offer = modelOffer({ services, agent, session, workspaceDir: scope.workspaceDir, connectionTools: mcpTools, emit, gate, recordStep });
       const end = await executeTurn({
         turnId,
         message: start.message,
@@ -146,6 +150,7 @@ export class TurnExecutor {
         isModelUnavailable: services.isModelUnavailable,
         toolContext: (toolCallId, signal) => toolContextFor(services, agent, scope, toolCallId, signal),
         emit,
+        recordStep: (record) => recordStep("", record),
         signal: controller.signal,
       });
       live.history = end.status === "completed" && start.message !== undefined ? [...(history ?? []), ...end.messages] : undefined;

@@ -41,11 +41,21 @@ describe("subagents", () => {
       ],
     });
     const { runtime } = start(agent);
-    const { events } = await turn(runtime, 'task {"subagent": "researcher", "prompt": "find the answer"}');
+    const { events, sessionId } = await turn(runtime, 'task {"subagent": "researcher", "prompt": "find the answer"}');
     expect(find(events, "subagent.called")[0]?.data).toMatchObject({ subagent: "researcher", prompt: "find the answer" });
     const completed = find(events, "subagent.completed")[0]?.data as { isError: boolean; result: string };
     expect(completed.isError).toBe(false);
     expect(completed.result).toContain("researcher");
+
+    // The subagent's own steps are stored under the parent's task call, with its own instructions and prompt.
+    const called = find(events, "subagent.called")[0] as AnyBdkEvent & { data: { toolCallId: string } };
+    const trace = runtime.turnTrace(sessionId, called.turnId!, me);
+    const child = trace.modelCalls.filter((call) => call.scope === called.data.toolCallId);
+    expect(child.length).toBeGreaterThanOrEqual(1);
+    expect(child[0].request.system).toBe("You research.");
+    expect(child[0].request.messages[0]).toEqual({ role: "user", content: "find the answer" });
+    expect(child[0].request.tools.map((tool) => tool.name)).not.toContain("task");
+    expect(trace.modelCalls.filter((call) => call.scope === "").map((call) => call.step)).toEqual([0, 1]);
   });
 
   it("marks a failed delegation as an error", async () => {

@@ -4,6 +4,7 @@ import { type CallLedger, type ModelCandidate, type ParkedStep, runTurn, type To
 import type { LoadedTool } from "../load/types.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { EventDraft, TokenUsage } from "../protocol/events.ts";
+import type { ModelStepRecord } from "../protocol/model-calls.ts";
 
 export interface TurnJob {
   turnId: string;
@@ -21,6 +22,7 @@ export interface TurnJob {
   isModelUnavailable(error: unknown): boolean;
   toolContext(toolCallId: string, signal: AbortSignal): ToolContext;
   emit(draft: EventDraft): void;
+  recordStep?(record: ModelStepRecord): void;
   signal: AbortSignal;
 }
 
@@ -72,6 +74,7 @@ export async function executeTurn(job: TurnJob): Promise<TurnEnd> {
       toolContext: (toolCallId) => job.toolContext(toolCallId, job.signal),
       abortSignal: job.signal,
       emit: job.emit,
+      recordStep: job.recordStep,
     });
     end = { status: "completed", ...result };
   } catch (error) {

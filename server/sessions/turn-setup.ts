@@ -10,6 +10,7 @@ import { MAX_TIMER_MS } from "../harness/tool-guard.ts";
 import { createReminderTools } from "../reminders/reminder-tools.ts";
 import type { AgentConfig, LoadedTool, ResolvedAgent, ResolvedSubagent } from "../load/types.ts";
 import type { EventDraft } from "../protocol/events.ts";
+import type { ModelStepRecord } from "../protocol/model-calls.ts";
 import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 
@@ -25,6 +26,9 @@ export interface TurnServices {
   /** Sees a subagent's own events, which are not recorded (telemetry makes them child spans). */
   onSubagentEvent?: SubagentEventSink;
 }
+
+/** Stores a model step of a turn: `scope` is "" for the turn's own steps, the parent's `task` call id for a subagent's. */
+export type StepRecorder = (scope: string, record: ModelStepRecord) => void;
 
 /** A subagent's event as it happens, with the session and the parent's `task` call that runs it. */
 export type SubagentEventSink = (sessionId: string, parentToolCallId: string, draft: EventDraft) => void;
@@ -128,6 +132,7 @@ export function toolsForTurn(
   emit: (draft: EventDraft) => void,
   gate: ToolGate | undefined,
   connectionTools: LoadedTool[] = [],
+  recordStep?: StepRecorder,
 ): LoadedTool[] {
   const tools = [...staticTools(agent), ...connectionTools];
   if (agent.artifacts?.agentTool) addUnlessNamed(tools, createTagArtifactTool(agent.artifacts));
@@ -137,7 +142,7 @@ export function toolsForTurn(
       createTaskTool({
         subagents: agent.subagents,
         emit,
-        runSubagent: (subagent, prompt, ctx) => runSubagent(services, agent, subagent, prompt, ctx, tools, gate),
+        runSubagent: (subagent, prompt, ctx) => runSubagent(services, agent, subagent, prompt, ctx, tools, gate, recordStep),
       }),
     );
   }
@@ -182,7 +187,8 @@ function allowed(agent: ResolvedAgent, builtin: string): boolean {
  * A subagent runs its own loop with the parent's tools (not `task`: no
  * recursion) and the parent's model unless it sets one. Its events stay
  * private (only `onSubagentEvent` sees them); the parent records
- * `subagent.called` / `subagent.completed`.
+ * `subagent.called` / `subagent.completed`. Its model steps are stored
+ * under the parent's `task` call, so the Trace tab can open them.
  */
 async function runSubagent(
   services: TurnServices,
@@ -192,6 +198,7 @@ async function runSubagent(
   ctx: ToolContext,
   parentTools: LoadedTool[],
   gate: ToolGate | undefined,
+  recordStep: StepRecorder | undefined,
 ): Promise<string> {
   const config = subagent.config.model ? subagent.config : parent.config;
   const sink = services.onSubagentEvent;
@@ -206,6 +213,7 @@ async function runSubagent(
     gate,
     abortSignal: ctx.abortSignal,
     emit: sink ? (draft) => sink(ctx.session.id, ctx.toolCallId ?? "direct", draft) : () => {},
+    recordStep: recordStep && ((record) => recordStep(ctx.toolCallId ?? "direct", record)),
   });
   return result.text;
 }

@@ -28,6 +28,7 @@ const TABLES = [
   "leases",
   "logs",
   "memory_notes",
+  "model_calls",
   "reminders",
   "sessions",
   "tool_calls",

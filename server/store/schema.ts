@@ -8,7 +8,7 @@
  * Edit this file, then `npm run db:generate` to add a migration.
  */
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const sessions = sqliteTable(
   "sessions",
@@ -263,4 +263,32 @@ export const toolCalls = sqliteTable(
     endedAt: text("ended_at"),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.turnId, t.toolCallId] }), index("tool_calls_status").on(t.status, t.startedAt)],
+);
+
+/**
+ * What each model step was sent and answered (the Trace tab's content),
+ * written with the step's `step.completed`. A subagent's steps carry the
+ * parent's `task` call id as `scope` (empty for the turn's own steps). To
+ * keep a long session from storing its history once per step, a row holds
+ * only what changed since the previous row of its chain (session + scope):
+ * `system`/`tools` are null when unchanged, and `request.messages` lists the
+ * messages after the first `request.base` of the previous row's.
+ */
+export const modelCalls = sqliteTable(
+  "model_calls",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    turnId: text("turn_id").notNull(),
+    scope: text("scope").notNull(),
+    step: integer("step").notNull(),
+    startedAt: text("started_at").notNull(),
+    durationMs: real("duration_ms").notNull(),
+    system: text("system"),
+    tools: text("tools", { mode: "json" }),
+    request: text("request", { mode: "json" }).notNull(),
+    response: text("response", { mode: "json" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.turnId, t.scope, t.step] }), index("model_calls_chain").on(t.sessionId, t.scope)],
 );

@@ -19,6 +19,7 @@ import { createSessionsRepository, type SessionsRepository } from "./sessions.ts
 import { createTurnsRepository, type TurnsRepository } from "./turns.ts";
 import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
 import { createToolCallsRepository, type ToolCallsRepository } from "./tool-calls.ts";
+import { createModelCallsRepository, type ModelCallsRepository } from "./model-calls.ts";
 import { createTransactions, type Transactions } from "./transactions.ts";
 
 export interface StoreOptions {
@@ -46,6 +47,8 @@ export interface Store extends Transactions {
   readonly idempotency: IdempotencyRepository;
   /** The side-effect ledger of tool calls. */
   readonly toolCalls: ToolCallsRepository;
+  /** What each model step was sent and answered. */
+  readonly modelCalls: ModelCallsRepository;
   close(): void;
 }
 
@@ -74,6 +77,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     memory: createMemoryRepository(ctx),
     idempotency: createIdempotencyRepository(ctx),
     toolCalls: createToolCallsRepository(ctx),
+    modelCalls: createModelCallsRepository(ctx),
     transaction: tx.transaction,
     afterCommit: tx.afterCommit,
     close() {

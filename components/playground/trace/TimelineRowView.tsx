@@ -25,6 +25,7 @@ export function TimelineRowView({
   now,
   ticks,
   selected,
+  expanded,
   onSelect,
 }: {
   row: TimelineRow;
@@ -33,13 +34,15 @@ export function TimelineRowView({
   now: number;
   ticks: number[];
   selected: boolean;
+  /** A subagent row: whether its own steps are shown under it. */
+  expanded?: boolean;
   onSelect: () => void;
 }) {
   const span = rangeEnd - rangeStart;
   const end = row.end ?? now;
   const left = Math.max(0, ((row.start - rangeStart) / span) * 100);
   const width = Math.max(0.4, ((Math.min(end, rangeEnd) - Math.max(row.start, rangeStart)) / span) * 100);
-  const duration = end - row.start;
+  const duration = row.durationMs ?? end - row.start;
   const text = [formatDuration(duration), row.tokens ? `${formatCount(row.tokens.input)}→${formatCount(row.tokens.output)} tok` : ""].filter(Boolean).join(" · ");
   // Wide bars carry their text; otherwise it sits after the bar, or before it near the right edge.
   const placement = width >= 25 ? { left: `${left}%` } : left + width < 72 ? { left: `${left + width}%` } : { right: `${100 - left}%` };
@@ -49,12 +52,14 @@ export function TimelineRowView({
       type="button"
       onClick={onSelect}
       aria-pressed={selected}
+      aria-expanded={expanded}
       title={`${row.label}: ${text}${row.note ? ` (${row.note})` : ""}`}
       className={cx(LABEL_COLUMNS, "h-full w-full items-center text-left text-xs", selected ? "bg-accent-soft" : "hover:bg-surface-muted")}
     >
       <span className={cx("flex min-w-0 items-center gap-1.5 pr-2", row.kind === "turn" && "font-semibold")} style={{ paddingLeft: 8 + row.depth * 12 }}>
         <span className={cx("size-2 shrink-0 rounded-sm", statusOverride[row.status] ?? barColor[row.kind])} />
         <span className={cx("truncate", row.kind === "tool" || row.kind === "subagent" ? "font-mono" : "")}>{row.label}</span>
+        {expanded !== undefined ? <span className="shrink-0 text-fg-muted" aria-hidden>{expanded ? "▾" : "▸"}</span> : null}
       </span>
       <span className="relative h-full border-l border-line">
         {ticks.map((tick) => (

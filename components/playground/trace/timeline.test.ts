@@ -15,12 +15,24 @@ describe("buildTimeline", () => {
     expect(timeline.totals.turns).toBeGreaterThanOrEqual(1);
   });
 
-  it("builds 5,000 events quickly", () => {
+  it("lays out a 5,000-event session (its speed is measured by bench/playground)", () => {
     const events = syntheticEvents("ses_1", 5000);
-    const started = performance.now();
     const timeline = buildTimeline(events);
-    expect(performance.now() - started).toBeLessThan(100);
     expect(timeline.rows.length).toBeGreaterThan(500);
+  });
+
+  it("marks a tool call in doubt, then what the person who checked it found", () => {
+    const events = syntheticEvents("ses_1", 40);
+    const requested = events.find((event) => event.type === "actions.requested")!;
+    const [{ toolCallId, name }] = (requested.data as { actions: { toolCallId: string; name: string }[] }).actions;
+    const at = requested.at;
+    const base = { sessionId: "ses_1", turnId: requested.turnId, at };
+    const inDoubt = { ...base, index: 9001, type: "action.in_doubt", data: { toolCallId, name, input: {}, effect: "write", startedAt: at, message: "The server stopped mid-call." } };
+    const resolved = { ...base, index: 9002, type: "action.in_doubt_resolved", data: { toolCallId, name, resolution: "not_done", by: "user:ada" } };
+    const before = buildTimeline([...events, inDoubt] as typeof events).rows.find((row) => row.kind === "tool" && row.tool?.inDoubt);
+    expect(before).toMatchObject({ status: "error", note: "in doubt" });
+    const after = buildTimeline([...events, inDoubt, resolved] as typeof events).rows.find((row) => row.kind === "tool" && row.tool?.inDoubt);
+    expect(after?.note).toBe("in doubt · checked by user:ada: it did not take effect");
   });
 
   it("leaves a running turn open up to now", () => {

@@ -8,6 +8,18 @@ import type { AnyBdkEvent } from "../../api/types.ts";
 export type RowKind = "turn" | "step" | "tool" | "subagent" | "approval";
 export type RowStatus = "ok" | "error" | "running" | "cancelled" | "waiting";
 
+/** What the events say about one tool call; the turn's trace adds its effect and validated input. */
+export interface ToolCallFacts {
+  toolCallId: string;
+  input: unknown;
+  output?: unknown;
+  isError?: boolean;
+  stillRunning?: boolean;
+  stubbed?: boolean;
+  inDoubt?: string;
+  approval?: { requestedAt: number; resolved?: { approved: boolean; by: string; reason?: string; at: number } };
+}
+
 export interface TimelineRow {
   key: string;
   kind: RowKind;
@@ -16,9 +28,18 @@ export interface TimelineRow {
   start: number;
   /** Undefined while still open. */
   end?: number;
+  /** As measured by the server (`durationMs`), when it said; bars still span `start`–`end`. */
+  durationMs?: number;
   status: RowStatus;
   tokens?: { input: number; output: number };
   note?: string;
+  turnId?: string;
+  /** A step row: its number in the turn. */
+  step?: number;
+  /** A subagent row's child rows belong to the subagent's chain of this `task` call. */
+  scope?: string;
+  tool?: ToolCallFacts;
+  subagent?: { prompt: string; result?: string };
 }
 
 export interface Timeline {
@@ -58,6 +79,7 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
           rows.push(row);
           totals.turns++;
         }
+        row.turnId ??= event.turnId;
         if (event.type === "turn.started") {
           row.status = "running";
           if (event.data.model) row.note = event.data.model;
@@ -66,7 +88,7 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
       }
       case "step.started": {
         const key = `${turnKey}#${event.data.step}`;
-        const row: TimelineRow = { key, kind: "step", label: `Step ${event.data.step}`, depth: 1, start: at, status: "running" };
+        const row: TimelineRow = { key, kind: "step", label: `Step ${event.data.step}`, depth: 1, start: at, status: "running", turnId: event.turnId, step: event.data.step };
         steps.set(key, row);
         rows.push(row);
         totals.steps++;
@@ -76,6 +98,7 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
         const row = steps.get(`${turnKey}#${event.data.step}`);
         if (!row) break;
         row.end = at;
+        row.durationMs = event.data.durationMs;
         row.status = "ok";
         row.note = event.data.finishReason;
         if (event.data.usage) row.tokens = { input: event.data.usage.inputTokens ?? 0, output: event.data.usage.outputTokens ?? 0 };
@@ -83,7 +106,16 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
       }
       case "actions.requested":
         for (const action of event.data.actions ?? []) {
-          const row: TimelineRow = { key: `tool:${action.toolCallId}`, kind: "tool", label: action.name, depth: 2, start: at, status: "running" };
+          const row: TimelineRow = {
+            key: `tool:${action.toolCallId}`,
+            kind: "tool",
+            label: action.name,
+            depth: 2,
+            start: at,
+            status: "running",
+            turnId: event.turnId,
+            tool: { toolCallId: action.toolCallId, input: action.input },
+          };
           tools.set(action.toolCallId, row);
           rows.push(row);
           totals.tools++;
@@ -93,6 +125,8 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
         const row: TimelineRow = { key: `approval:${event.data.approvalId}`, kind: "approval", label: `approval · ${event.data.name}`, depth: 3, start: at, status: "waiting" };
         approvals.set(event.data.approvalId, row);
         rows.push(row);
+        const call = tools.get(event.data.toolCallId)?.tool;
+        if (call) call.approval = { requestedAt: at };
         break;
       }
       case "action.approval_resolved": {
@@ -101,6 +135,8 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
         row.end = at;
         row.status = event.data.approved ? "ok" : "cancelled";
         row.note = event.data.approved ? `approved by ${event.data.by}` : `denied by ${event.data.by}`;
+        const call = tools.get(event.data.toolCallId)?.tool;
+        if (call?.approval) call.approval.resolved = { approved: event.data.approved, by: event.data.by, reason: event.data.reason, at };
         break;
       }
       case "action.result": {
@@ -109,11 +145,43 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
         row.end = at;
         row.status = event.data.isError ? "error" : "ok";
         if (event.data.isError) totals.toolErrors++;
-        if (typeof event.data.durationMs === "number") row.note = `${Math.round(event.data.durationMs)} ms in tool`;
+        if (typeof event.data.durationMs === "number") row.durationMs = event.data.durationMs;
+        Object.assign(row.tool!, {
+          output: event.data.output,
+          isError: event.data.isError,
+          ...(event.data.stillRunning ? { stillRunning: true } : {}),
+          ...(event.data.stubbed ? { stubbed: true } : {}),
+        });
+        break;
+      }
+      case "action.in_doubt": {
+        const row = tools.get(event.data.toolCallId);
+        if (!row) break;
+        row.end = at;
+        row.status = "error";
+        row.note = "in doubt";
+        row.tool!.inDoubt = event.data.message;
+        break;
+      }
+      case "action.in_doubt_resolved": {
+        const row = tools.get(event.data.toolCallId);
+        if (!row) break;
+        const found = event.data.resolution === "done" ? "it took effect" : "it did not take effect";
+        row.note = `in doubt · checked by ${event.data.by}: ${found}`;
         break;
       }
       case "subagent.called": {
-        const row: TimelineRow = { key: `sub:${event.data.toolCallId}`, kind: "subagent", label: `subagent · ${event.data.subagent}`, depth: 3, start: at, status: "running" };
+        const row: TimelineRow = {
+          key: `sub:${event.data.toolCallId}`,
+          kind: "subagent",
+          label: `subagent · ${event.data.subagent}`,
+          depth: 3,
+          start: at,
+          status: "running",
+          turnId: event.turnId,
+          scope: event.data.toolCallId,
+          subagent: { prompt: event.data.prompt },
+        };
         subagents.set(event.data.toolCallId, row);
         rows.push(row);
         totals.subagents++;
@@ -124,12 +192,14 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
         if (!row) break;
         row.end = at;
         row.status = event.data.isError ? "error" : "ok";
+        row.subagent!.result = event.data.result;
         break;
       }
       case "turn.completed": {
         const row = turns.get(turnKey);
         if (!row) break;
         row.end = at;
+        row.durationMs = event.data.durationMs;
         row.status = "ok";
         const usage = event.data.usage;
         if (usage) {

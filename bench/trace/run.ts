@@ -1,0 +1,48 @@
+/**
+ * What the Trace tab's stored model calls cost: bytes in `model_calls` for
+ * one long chat session against what storing every step's whole request
+ * would take, and the time to read a late turn's trace back.
+ * Run: npx tsx bench/trace/run.ts [turns=200]
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import { openAgent } from "../../server/host/open-agent.ts";
+
+const count = Number(process.argv[2] ?? 200);
+const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-bench-trace-"));
+const opened = await openAgent(path.resolve(import.meta.dirname, "../../bot-examples/pr-approver"), { stateRoot, env: { BDK_MODEL: "scripted" } });
+const principal = { type: "user" as const, id: "local" };
+
+const message = (i: number) => `Inspect https://github.com/acme/checkout/pull/${i}`;
+const first = opened.runtime.startSession({ message: message(0), principal });
+await first.done;
+const turnIds = [first.turnId];
+for (let i = 1; i < count; i++) {
+  const handle = opened.runtime.followUp(first.sessionId, { message: message(i), principal });
+  await handle.done;
+  turnIds.push(handle.turnId);
+}
+
+const db = new Database(path.join(stateRoot, "bdk.sqlite"), { readonly: true });
+const stored = db
+  .prepare("SELECT count(*) AS rows, sum(length(request) + length(response) + ifnull(length(system), 0) + ifnull(length(tools), 0)) AS bytes FROM model_calls")
+  .get() as { rows: number; bytes: number };
+db.close();
+
+let whole = 0;
+const started = performance.now();
+for (const turnId of turnIds) {
+  for (const call of opened.runtime.turnTrace(first.sessionId, turnId, principal).modelCalls) whole += JSON.stringify(call).length;
+}
+const readAll = performance.now() - started;
+const lastStarted = performance.now();
+opened.runtime.turnTrace(first.sessionId, turnIds.at(-1)!, principal);
+const readLast = performance.now() - lastStarted;
+
+console.log(`${count} turns, ${stored.rows} model steps in one session`);
+console.log(`stored: ${(stored.bytes / 1024).toFixed(0)} KiB; every step's whole request and response: ${(whole / 1024).toFixed(0)} KiB (${(whole / stored.bytes).toFixed(1)}x)`);
+console.log(`trace of the last turn read back in ${readLast.toFixed(1)} ms; all ${count} turns in ${readAll.toFixed(0)} ms`);
+await opened.close();
