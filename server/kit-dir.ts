@@ -4,7 +4,7 @@
  * installed from the package it is `dist/server/kit-dir.js`. So the folder is
  * found by walking up to the nearest package.json, not by a fixed count of `..`.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,4 +20,9 @@ export const KIT_DIR = findKitDir(path.dirname(fileURLToPath(import.meta.url)));
 /** A path inside the kit's folder. */
 export function kitPath(...segments: string[]): string {
   return path.join(KIT_DIR, ...segments);
+}
+
+/** The kit's version, from its package.json. */
+export function kitVersion(): string {
+  return (JSON.parse(readFileSync(kitPath("package.json"), "utf8")) as { version: string }).version;
 }

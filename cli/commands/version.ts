@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { kitPath } from "../../server/kit-dir.ts";
+import { kitVersion } from "../../server/kit-dir.ts";
 import type { Command } from "../command.ts";
 
 export const versionCommand: Command = {
@@ -8,8 +7,7 @@ export const versionCommand: Command = {
   usage: "bdk version",
   flags: [],
   async run(_args, io) {
-    const pkg = JSON.parse(readFileSync(kitPath("package.json"), "utf8")) as { version: string };
-    io.stdout.write(`bdk ${pkg.version}\n`);
+    io.stdout.write(`bdk ${kitVersion()}\n`);
     return 0;
   },
 };

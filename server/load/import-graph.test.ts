@@ -36,3 +36,22 @@ it("finds a project's imports and missing exports, and leaves no esbuild service
   }
   expect(esbuildChildren().filter((pid) => !before.has(pid))).toEqual([]);
 });
+
+it("names the file each project specifier resolves to, aliases included, and still does when a module imports an asset", async () => {
+  const dir = tempProject({
+    "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "~lib/*": ["bot/lib/*"] } } }),
+    "bot/tools/a.ts": 'import { helper } from "../lib/helper.js";\nimport { other } from "~lib/other";\nimport { z } from "zod";\nexport default { description: "a", execute: () => helper() + other + String(z) };\n',
+    "bot/tools/b.ts": 'import { helper } from "../lib/helper.js";\nimport prompt from "./prompt.md";\nexport default { description: prompt, execute: () => helper() };\n',
+    "bot/tools/prompt.md": "A prompt.\n",
+    "bot/lib/helper.ts": "export const helper = () => 1;\n",
+    "bot/lib/other.ts": "export const other = 2;\n",
+  });
+  const a = path.join(dir, "bot/tools/a.ts");
+  const b = path.join(dir, "bot/tools/b.ts");
+  const linked = await scanImports(dir, [a]);
+  expect(Object.fromEntries(linked!.specifiers.get(a)!)).toEqual({ "../lib/helper.js": path.join(dir, "bot/lib/helper.ts"), "~lib/other": path.join(dir, "bot/lib/other.ts") });
+  // The asset fails esbuild's link (no loader for .md): the edges come from the resolving scan.
+  const withAsset = await scanImports(dir, [a, b]);
+  expect(Object.fromEntries(withAsset!.specifiers.get(b)!)).toEqual({ "../lib/helper.js": path.join(dir, "bot/lib/helper.ts") });
+  expect([...withAsset!.imports.get(a)!].sort()).toEqual([path.join(dir, "bot/lib/helper.ts"), path.join(dir, "bot/lib/other.ts")]);
+});

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Message, Plugin } from "esbuild";
+import type { BuildOptions, Message, Metafile, Plugin } from "esbuild";
 import type { ProjectManifest } from "../discover/manifest.ts";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
 
@@ -29,6 +29,8 @@ export interface MissingExport {
 export interface ImportScan {
   /** Absolute file → the project files (absolute, outside node_modules) it imports directly. */
   imports: Map<string, Set<string>>;
+  /** Absolute file → each of its project import specifiers as written (`../lib/x.js`, `~lib/x`) → the file it names. */
+  specifiers: Map<string, Map<string, string>>;
   missingExports: MissingExport[];
 }
 
@@ -72,32 +74,62 @@ function kitModuleSource(specifier: string): string {
     .join("\n");
 }
 
+type Graph = Omit<ImportScan, "missingExports">;
+
+const isProjectFile = (rootDir: string, file: string) => file.startsWith(rootDir + path.sep) && !file.split(path.sep).includes("node_modules");
+
+function addEdge(graph: Graph, importer: string, specifier: string, file: string): void {
+  const edges = graph.imports.get(importer) ?? new Set<string>();
+  edges.add(file);
+  graph.imports.set(importer, edges);
+  const named = graph.specifiers.get(importer) ?? new Map<string, string>();
+  named.set(specifier, file);
+  graph.specifiers.set(importer, named);
+}
+
+/** The kit's entry points as modules of their names; a kit specifier that is no entry point (`@cursor/bdk/dist/...`) is left to the loader, which says what it is. */
+const kitPlugin: Plugin = {
+  name: "bdk-kit-modules",
+  setup(esbuild) {
+    esbuild.onResolve({ filter: KIT_SPECIFIER }, (args) => (kitModule(args.path) ? { path: args.path, namespace: KIT_NAMESPACE } : { path: args.path, external: true }));
+    esbuild.onLoad({ filter: /.*/, namespace: KIT_NAMESPACE }, (args) => ({ contents: kitModuleSource(args.path), loader: "js" }));
+  },
+};
+
+/** The project's own edges from esbuild's metafile: what each project file imports, the specifier as written (`original`). */
+function graphOfMetafile(rootDir: string, metafile: Metafile): Graph {
+  const graph: Graph = { imports: new Map(), specifiers: new Map() };
+  for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+    const importer = path.resolve(rootDir, input);
+    if (input.includes(":") || !isProjectFile(rootDir, importer)) continue;
+    for (const { path: imported, external, original } of imports) {
+      const file = path.resolve(rootDir, imported);
+      if (external || imported.includes(":") || !isProjectFile(rootDir, file) || !FOLLOWED_FILE.test(file)) continue;
+      addEdge(graph, importer, original ?? imported, file);
+    }
+  }
+  return graph;
+}
+
 /**
- * Records the project's own edges. Relative specifiers, and in a project
- * with tsconfig `paths` every bare one (an alias such as `~lib/x` is only
- * told from a package by resolving it), come to this callback; otherwise
- * packages stay external inside esbuild and cost no round trip, so a
- * 250-tool project scans in a few hundred milliseconds.
+ * For a project esbuild cannot link (a missing export, a module not found,
+ * an imported asset), which has no metafile: the edges are recorded as
+ * esbuild resolves them, assets and unresolved modules left external.
+ * Relative specifiers, and in a project with tsconfig `paths` every bare
+ * one (an alias such as `~lib/x` is only told from a package by resolving
+ * it), come to this callback, a round trip each.
  */
-function graphPlugin(rootDir: string, imports: ImportScan["imports"], aliases: boolean): Plugin {
-  const isProjectFile = (file: string) => file.startsWith(rootDir + path.sep) && !file.split(path.sep).includes("node_modules");
+function graphPlugin(rootDir: string, graph: Graph, aliases: boolean): Plugin {
   return {
     name: "bdk-import-graph",
     setup(esbuild) {
-      // A kit specifier that is no entry point (`@cursor/bdk/dist/...`) is left to the loader, which says what it is.
-      esbuild.onResolve({ filter: KIT_SPECIFIER }, (args) => (kitModule(args.path) ? { path: args.path, namespace: KIT_NAMESPACE } : { path: args.path, external: true }));
-      esbuild.onLoad({ filter: /.*/, namespace: KIT_NAMESPACE }, (args) => ({ contents: kitModuleSource(args.path), loader: "js" }));
       esbuild.onResolve({ filter: aliases ? /.*/ : RELATIVE }, async (args) => {
         if (args.pluginData === "resolving" || !args.importer) return undefined;
         const resolved = await esbuild.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });
         // Packages, builtins and assets (`.md`, ...) are not followed: only the project's own modules are linked.
-        const followed = !resolved.external && resolved.errors.length === 0 && isProjectFile(resolved.path) && FOLLOWED_FILE.test(resolved.path);
+        const followed = !resolved.external && resolved.errors.length === 0 && isProjectFile(rootDir, resolved.path) && FOLLOWED_FILE.test(resolved.path);
         if (!followed) return { path: args.path, external: true };
-        if (isProjectFile(args.importer)) {
-          const edges = imports.get(args.importer) ?? new Set<string>();
-          edges.add(resolved.path);
-          imports.set(args.importer, edges);
-        }
+        if (isProjectFile(rootDir, args.importer)) addEdge(graph, args.importer, args.path, resolved.path);
         return { path: resolved.path };
       });
     },
@@ -147,32 +179,37 @@ let stopping: Promise<void> | undefined;
  * esbuild cannot run at all.
  */
 export async function scanImports(rootDir: string, entryFiles: string[]): Promise<ImportScan | undefined> {
-  const imports: ImportScan["imports"] = new Map();
-  if (entryFiles.length === 0) return { imports, missingExports: [] };
-  let messages: Message[];
+  if (entryFiles.length === 0) return { imports: new Map(), specifiers: new Map(), missingExports: [] };
   const esbuild = await import("esbuild");
+  const options: BuildOptions = {
+    absWorkingDir: rootDir,
+    entryPoints: entryFiles,
+    bundle: true,
+    write: false,
+    outdir: path.join(rootDir, ".bdk-import-scan"),
+    platform: "node",
+    format: "esm",
+    logLevel: "silent",
+    packages: "external",
+    splitting: true,
+    // esbuild reads the project's tsconfig.json (and its `extends`) as the loader does, `paths` included.
+  };
   await stopping;
   scansRunning++;
   try {
-    const result = await esbuild.build({
-      absWorkingDir: rootDir,
-      entryPoints: entryFiles,
-      bundle: true,
-      write: false,
-      outdir: path.join(rootDir, ".bdk-import-scan"),
-      platform: "node",
-      format: "esm",
-      logLevel: "silent",
-      packages: "external",
-      splitting: true,
-      // esbuild reads the project's tsconfig.json (and its `extends`) as the loader does.
-      plugins: [graphPlugin(rootDir, imports, mayHaveAliases(rootDir))],
-    });
-    messages = result.warnings;
-  } catch (error) {
-    const failure = error as { errors?: Message[]; warnings?: Message[] };
-    if (!Array.isArray(failure.errors)) return undefined;
-    messages = [...failure.errors, ...(failure.warnings ?? [])];
+    // A project that links: esbuild resolves every import itself, and the metafile says what it found. An
+    // asset import (`./prompt.md`, no loader) fails it too, and takes the second way.
+    const linked = await esbuild.build({ ...options, metafile: true, plugins: [kitPlugin] }).catch(() => undefined);
+    if (linked) return { ...graphOfMetafile(rootDir, linked.metafile), missingExports: missingExportsOf(linked.warnings) };
+    const graph: Graph = { imports: new Map(), specifiers: new Map() };
+    try {
+      const result = await esbuild.build({ ...options, plugins: [kitPlugin, graphPlugin(rootDir, graph, mayHaveAliases(rootDir))] });
+      return { ...graph, missingExports: missingExportsOf(result.warnings) };
+    } catch (error) {
+      const failure = error as { errors?: Message[]; warnings?: Message[] };
+      if (!Array.isArray(failure.errors)) return undefined;
+      return { ...graph, missingExports: missingExportsOf([...failure.errors, ...(failure.warnings ?? [])]) };
+    }
   } finally {
     // esbuild keeps a service process for the next build; a scan runs at load (and a dev reload), so the
     // process is not kept for the server's life. Not while another scan still uses it.
@@ -181,6 +218,8 @@ export async function scanImports(rootDir: string, entryFiles: string[]): Promis
       await stopping;
     }
   }
-  const missingExports = messages.map(missingExportOf).filter((missing): missing is MissingExport => missing !== undefined);
-  return { imports, missingExports };
+}
+
+function missingExportsOf(messages: Message[]): MissingExport[] {
+  return messages.map(missingExportOf).filter((missing): missing is MissingExport => missing !== undefined);
 }

@@ -12,16 +12,18 @@
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createJiti } from "jiti";
+import { createJiti, type TransformOptions, type TransformResult } from "jiti";
+import { kitVersion } from "../kit-dir.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { authoringVirtualModules } from "./authoring-modules.ts";
+import type { ImportScan } from "./import-graph.ts";
 import { guardedImport, ImportTimeoutError, importTimeoutMs } from "./import-guard.ts";
 import { explainInteropError } from "./interop-errors.ts";
 import { explainMissingModule } from "./missing-module.ts";
 import { projectFrames } from "./project-frame.ts";
+import { defaultTranspileCacheDir, TranspileCache } from "./transpile-cache.ts";
 
 export type ModuleImport =
   | { ok: true; module: Record<string, unknown> }
@@ -59,11 +61,51 @@ export interface ProjectImporter {
   importFrom(specifier: string, fromFile: string): Promise<unknown>;
 }
 
-const FS_CACHE_DIR = path.join(os.tmpdir(), "bdk-jiti-cache");
+const require = createRequire(import.meta.url);
+
+let transpileCache: TranspileCache | undefined;
+let babel: ((input: TransformOptions) => TransformResult) | undefined;
+
+/**
+ * jiti's own Babel transform behind the kit's cache (jiti's fs cache writes
+ * in place, keys by path and never prunes). The transform is what jiti
+ * loads by default; it is not among the package's exports, hence the path.
+ */
+function cachedTransform(input: TransformOptions): TransformResult {
+  transpileCache ??= new TranspileCache({
+    dir: defaultTranspileCacheDir(),
+    salt: `bdk ${kitVersion()} jiti ${(require("jiti/package.json") as { version: string }).version}`,
+  });
+  // Babel takes a while to load: a run whose modules are all cached does not load it.
+  return transpileCache.transform(input, (missed) => {
+    babel ??= require(path.join(path.dirname(require.resolve("jiti")), "../dist/babel.cjs")) as (input: TransformOptions) => TransformResult;
+    return babel(missed);
+  });
+}
+
+/** Static imports as jiti's transform writes them: `await jitiImport("../lib/x.js")`. */
+const JITI_IMPORT = /\bjitiImport\((["'])([^"'\\\n]+)\1\)/g;
+
+/**
+ * The transpiled module with each project import the scan resolved naming
+ * its file. jiti resolves `../lib/x.js` (a `.ts` file) or an alias only
+ * after trying every extension under every condition, each miss a thrown
+ * error with a full stack: most of the load of a project with many tools.
+ * Done after the cache, whose entries depend on the text alone. `aliases`:
+ * whether jiti reads the tsconfig `paths` the scan resolved bare
+ * specifiers with (not when the tsconfig cannot be read).
+ */
+function withResolvedImports(code: string, resolved: Map<string, string> | undefined, aliases: boolean): string {
+  if (!resolved) return code;
+  return code.replace(JITI_IMPORT, (call: string, _quote: string, specifier: string) => {
+    const file = aliases || specifier.startsWith(".") ? resolved.get(specifier) : undefined;
+    return file ? `jitiImport(${JSON.stringify(file)})` : call;
+  });
+}
 
 /** Forget the project's own modules (not its node_modules) from the shared CommonJS cache jiti uses. */
 function evictProjectModules(rootDir: string): void {
-  const cache = createRequire(import.meta.url).cache;
+  const cache = require.cache;
   const prefix = rootDir.endsWith(path.sep) ? rootDir : rootDir + path.sep;
   for (const key of Object.keys(cache)) {
     if (key.startsWith(prefix) && !key.slice(prefix.length).split(path.sep).includes("node_modules")) delete cache[key];
@@ -115,7 +157,7 @@ export function describeImportError(error: unknown, rootDir: string, file: strin
  * not the module's.
  */
 function throwingModule(error: unknown, rootDir: string, loading: string): { file: string; line?: number } | undefined {
-  const cache = createRequire(import.meta.url).cache;
+  const cache = require.cache;
   const frame = projectFrames(error, rootDir).find(({ absolute }) => !cache[absolute]?.loaded);
   if (frame) return { file: frame.absolute, line: frame.line };
   // Node 24 gives a module that was not found no frame in the importing file: the error's own message names it.
@@ -159,20 +201,33 @@ function projectTsconfig(root: string): string | undefined {
  * that cannot be read (it extends a package that is not installed) costs
  * the aliases, not the load, and is reported.
  */
-function createProjectJiti(root: string): { jiti: ReturnType<typeof createJiti>; tsconfigProblem?: string } {
+function createProjectJiti(root: string, specifiers: ImportScan["specifiers"]): { jiti: ReturnType<typeof createJiti>; tsconfigProblem?: string } {
   const parent = pathToFileURL(path.join(root, "package.json")).href;
-  const options = { moduleCache: true, interopDefault: true, fsCache: FS_CACHE_DIR, virtualModules: authoringVirtualModules() };
+  const options = (aliases: boolean) => ({
+    moduleCache: true,
+    interopDefault: true,
+    fsCache: false,
+    transform: (input: TransformOptions): TransformResult => {
+      const output = cachedTransform(input);
+      return output.error || !input.filename ? output : { code: withResolvedImports(output.code, specifiers.get(input.filename), aliases) };
+    },
+    virtualModules: authoringVirtualModules(),
+  });
   const tsconfig = projectTsconfig(root);
-  if (!tsconfig) return { jiti: createJiti(parent, options) };
+  if (!tsconfig) return { jiti: createJiti(parent, options(true)) };
   try {
-    return { jiti: createJiti(parent, { ...options, tsconfigPaths: tsconfig }) };
+    return { jiti: createJiti(parent, { ...options(true), tsconfigPaths: tsconfig }) };
   } catch (error) {
-    return { jiti: createJiti(parent, options), tsconfigProblem: messageOf(error).split(root + path.sep).join("") };
+    return { jiti: createJiti(parent, options(false)), tsconfigProblem: messageOf(error).split(root + path.sep).join("") };
   }
 }
 
-/** `imports`: each project file's project imports (from the import scan), so known failures are not re-run. */
-export function createProjectImporter(rootDir: string, imports: Map<string, Set<string>> = new Map()): ProjectImporter {
+/**
+ * `scan`: each project file's project imports (from the import scan), so
+ * known failures are not re-run, and the files its specifiers name.
+ */
+export function createProjectImporter(rootDir: string, scan: Pick<ImportScan, "imports" | "specifiers"> = { imports: new Map(), specifiers: new Map() }): ProjectImporter {
+  const { imports } = scan;
   const root = path.resolve(rootDir);
   evictProjectModules(root);
   const failed = new Map<string, FailedModule>();
@@ -181,7 +236,7 @@ export function createProjectImporter(rootDir: string, imports: Map<string, Set<
     failure.importers.push(relative(importer));
     return { ok: false, message: failure.message, line: failure.line, hint: failure.hint, failedModule: failure.file };
   };
-  const { jiti, tsconfigProblem } = createProjectJiti(root);
+  const { jiti, tsconfigProblem } = createProjectJiti(root, scan.specifiers);
   const timeoutMs = importTimeoutMs();
   // After an import that never finished, later ones could wait on the same module forever: they are not attempted.
   let stuck: string | undefined;

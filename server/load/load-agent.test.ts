@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../discover/diagnostics.ts";
@@ -88,7 +88,11 @@ describe("module resolution", () => {
     const dir = tempProject({ ...INSTRUCTIONS, "bot/tools/a.ts": ZOD_TOOL("first"), "bot/lib/x.ts": "export const x = 1;" });
     const first = await loadAgent(dir);
     expect(first.agent!.tools[0].description).toBe("first");
-    writeFileSync(path.join(dir, "bot/tools/a.ts"), ZOD_TOOL("second"));
+    const file = path.join(dir, "bot/tools/a.ts");
+    const before = statSync(file);
+    writeFileSync(file, ZOD_TOOL("second"));
+    // The transpile cache is keyed by content: an edit that keeps the mtime (same second, a checkout) is seen.
+    utimesSync(file, before.atime, before.mtime);
     const second = await loadAgent(dir);
     expect(second.agent!.tools[0].description).toBe("second");
     expect(second.agent!.version).not.toBe(first.agent!.version);

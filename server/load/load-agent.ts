@@ -125,7 +125,7 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
   if (!manifest) return { diagnostics: diagnostics.items };
 
   const scan = await scanImports(manifest.rootDir, manifestModules(manifest));
-  const importer = createProjectImporter(manifest.rootDir, scan?.imports);
+  const importer = createProjectImporter(manifest.rootDir, scan);
   const ctx: LoadContext = {
     rootDir: manifest.rootDir,
     importer,

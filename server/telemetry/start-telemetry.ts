@@ -8,7 +8,6 @@
  * Nothing is registered globally: a project that sets up its own SDK keeps
  * it, and several agents of one host export side by side.
  */
-import { readFileSync } from "node:fs";
 import {
   type Context,
   type Counter,
@@ -34,7 +33,7 @@ import type { OtlpTarget, TelemetrySettings } from "./settings.ts";
 import { planTurn, type SpanPlan } from "./span-plan.ts";
 import { TurnMetrics } from "./turn-metrics.ts";
 import { TurnRecorder } from "./turn-recorder.ts";
-import { kitPath } from "../kit-dir.ts";
+import { kitVersion } from "../kit-dir.ts";
 
 export interface Telemetry {
   /** For `SessionRuntime.observe`. */
@@ -114,11 +113,6 @@ export async function startTelemetry(
       if (!done) logger.warn(`Telemetry: the collector did not take the last spans and metrics within ${SHUTDOWN_TIMEOUT_MS / 1000} s.`);
     },
   };
-}
-
-/** The instrumentation scope's version: the kit's. */
-function kitVersion(): string {
-  return (JSON.parse(readFileSync(kitPath("package.json"), "utf8")) as { version: string }).version;
 }
 
 function emitSpan(tracer: Tracer, plan: SpanPlan, parent: Context): void {

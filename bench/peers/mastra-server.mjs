@@ -1,0 +1,22 @@
+// The Mastra peer: one agent on Mastra's Hono server adapter, answering with
+// Mastra's own mock model (AI SDK v5 MockLanguageModelV2, no delay). Copied
+// into bench/.work/peers/mastra (where its packages are installed) and run
+// there with Node 24: node mastra-server.mjs PORT
+import { serve } from "@hono/node-server";
+import { Agent } from "@mastra/core/agent";
+import { Mastra } from "@mastra/core/mastra";
+import { createMockModel } from "@mastra/core/test-utils/llm-mock";
+import { MastraServer } from "@mastra/hono";
+import { Hono } from "hono";
+
+const agent = new Agent({
+  id: "bench",
+  name: "bench",
+  instructions: "You are a benchmark agent.",
+  model: createMockModel({ mockText: "Hello from the mock model.", version: "v2" }),
+});
+const mastra = new Mastra({ agents: { bench: agent }, logger: false });
+const app = new Hono();
+app.get("/health", (c) => c.text("ok"));
+await new MastraServer({ app, mastra }).init();
+serve({ fetch: app.fetch, port: Number(process.argv[2]), hostname: "127.0.0.1" });

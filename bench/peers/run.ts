@@ -1,0 +1,237 @@
+/**
+ * BDK beside its peers, one workload, interleaved rounds (never in CI: it
+ * installs packages and takes minutes). Each peer is installed at an exact
+ * version into bench/.work/peers/<peer> and runs on Node 24 (the npm
+ * registry's `node-<os>-<arch>` package, the version scripts/node24.sh
+ * uses) with its own mock model at zero latency; BDK runs `bdk serve` of
+ * bot-examples/pr-approver with its scripted model on the Node running this
+ * script. Per round and peer, from a cold process:
+ *
+ * - cold start: spawn → first 200 on the peer's info route
+ * - idle RSS two seconds later
+ * - sequential turn p50 (one new conversation per turn, read to its end)
+ * - 500 conversations at concurrency 50, each with a follower reading it to
+ *   its end: turns/s and p99 of a turn
+ * - RSS after that load
+ *
+ * and then the medians over the rounds and BDK ÷ peer for each figure.
+ *
+ *   npx tsx bench/peers/run.ts [--rounds 3] [--conversations 500] [--concurrency 50]
+ *
+ * Peers: Mastra (`@mastra/core` 1.71.0 on its Hono server adapter, its
+ * MockLanguageModelV2). eve 0.80.1 is installed but not run yet: its
+ * server is a Nitro app built by `eve build` and served by `eve start`, and
+ * its session routes and `mockModel` (`eve/evals`) need an adapter here.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, get, request } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { percentile } from "../http/workloads.ts";
+
+const KIT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WORK = path.join(KIT, "bench", ".work", "peers");
+
+function flag(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  return index === -1 ? fallback : Number(process.argv[index + 1]);
+}
+
+const ROUNDS = flag("rounds", 3);
+const CONVERSATIONS = flag("conversations", 500);
+const CONCURRENCY = flag("concurrency", 50);
+const SEQUENTIAL = 100;
+
+/** What each peer installs, exactly. */
+const PEER_PACKAGES: Record<string, string[]> = {
+  mastra: ["@mastra/core@1.71.0", "@mastra/hono@1.7.9", "hono@4.13.19", "@hono/node-server@1.19.19"],
+  eve: ["eve@0.80.1"],
+};
+
+/** `node`: the peers' Node, on npm's PATH so that its engine checks see the version the peer runs on. */
+function install(peer: string, node: string): string {
+  const dir = path.join(WORK, peer);
+  const marker = path.join(dir, "installed.json");
+  const wanted = JSON.stringify(PEER_PACKAGES[peer]);
+  if (existsSync(marker) && readFileSync(marker, "utf8") === wanted) return dir;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `bdk-peer-${peer}`, private: true, type: "module" }));
+  console.log(`installing ${PEER_PACKAGES[peer]!.join(" ")} into ${path.relative(KIT, dir)}`);
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--save-exact", ...PEER_PACKAGES[peer]!], {
+    cwd: dir,
+    stdio: "inherit",
+    env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` },
+  });
+  writeFileSync(marker, wanted);
+  return dir;
+}
+
+/** Node 24 from the npm registry's binary package, the version scripts/node24.sh pins. */
+function node24(): string {
+  const version = /^NODE24_VERSION=(\S+)$/m.exec(readFileSync(path.join(KIT, "scripts", "node24.sh"), "utf8"))?.[1];
+  const arch = { x64: "x64", arm64: "arm64" }[os.arch()];
+  if (!version || !arch || (os.platform() !== "linux" && os.platform() !== "darwin")) throw new Error(`no Node 24 package for ${os.platform()}-${os.arch()}`);
+  const pkg = `node-${os.platform()}-${arch}`;
+  const dir = path.join(WORK, `${pkg}-${version}`);
+  const bin = path.join(dir, "bin", "node");
+  if (existsSync(bin)) return bin;
+  console.log(`fetching ${pkg}@${version} from the npm registry`);
+  const download = mkdtempSync(path.join(os.tmpdir(), "bdk-node24-"));
+  execFileSync("npm", ["pack", "--silent", `${pkg}@${version}`], { cwd: download, stdio: ["ignore", "ignore", "inherit"] });
+  mkdirSync(dir, { recursive: true });
+  execFileSync("sh", ["-c", `tar -xzf "${download}"/*.tgz -C "${dir}" --strip-components=1`]);
+  rmSync(download, { recursive: true, force: true });
+  return bin;
+}
+
+interface Peer {
+  name: string;
+  start(port: number): ChildProcess;
+  /** The route whose first 200 ends the cold start. */
+  ready: string;
+  /** One turn of a new conversation, read to its end (BDK: the session's stream until turn.completed; Mastra: the streamed answer). */
+  turn(url: string, agent: Agent): Promise<void>;
+}
+
+function readBody(target: string, method: "GET" | "POST", agent: Agent, body?: unknown, until?: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(target, { method, agent, headers: payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {} }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        text += chunk;
+        if (until?.(text)) {
+          response.destroy();
+          resolve(text);
+        }
+      });
+      response.on("end", () => (response.statusCode === 200 || response.statusCode === 201 || response.statusCode === 202 ? resolve(text) : reject(new Error(`${target}: ${response.statusCode} ${text.slice(0, 200)}`))));
+      response.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+function bdkPeer(): Peer {
+  return {
+    name: "bdk",
+    ready: "/v1/info",
+    start: (port) =>
+      spawn(process.execPath, [path.join(KIT, "bin", "bdk.mjs"), "serve", "--dir", path.join(KIT, "bot-examples", "pr-approver"), "--port", String(port), "--state-root", mkdtempSync(path.join(os.tmpdir(), "bdk-peers-state-"))], {
+        cwd: KIT,
+        env: { ...process.env, BDK_MODEL: "scripted", NO_COLOR: "1" },
+        stdio: "ignore",
+      }),
+    async turn(url, agent) {
+      const created = JSON.parse(await readBody(`${url}/v1/session`, "POST", agent, { message: "hello" })) as { sessionId: string };
+      await readBody(`${url}/v1/session/${created.sessionId}/stream`, "GET", agent, undefined, (text) => text.includes('"turn.completed"'));
+    },
+  };
+}
+
+function mastraPeer(node: string, dir: string): Peer {
+  copyFileSync(path.join(KIT, "bench", "peers", "mastra-server.mjs"), path.join(dir, "mastra-server.mjs"));
+  return {
+    name: "mastra",
+    ready: "/api/agents",
+    start: (port) => spawn(node, ["mastra-server.mjs", String(port)], { cwd: dir, stdio: "ignore" }),
+    async turn(url, agent) {
+      await readBody(`${url}/api/agents/bench/stream`, "POST", agent, { messages: [{ role: "user", content: "hello" }] });
+    },
+  };
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+
+function ok(target: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    get(target, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    }).on("error", () => resolve(false));
+  });
+}
+
+interface Figures {
+  coldMs: number;
+  idleRssMb: number;
+  turnP50Ms: number;
+  turnsPerSecond: number;
+  loadP99Ms: number;
+  loadedRssMb: number;
+}
+
+async function measure(peer: Peer, port: number): Promise<Figures> {
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = peer.start(port);
+  try {
+    while (!(await ok(`${url}${peer.ready}`))) {
+      if (child.exitCode !== null) throw new Error(`${peer.name} exited with ${child.exitCode} before it answered`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const coldMs = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idleRssMb = rssMb(child.pid!);
+    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
+    const sequential: number[] = [];
+    for (let i = 0; i < SEQUENTIAL + 10; i++) {
+      const at = performance.now();
+      await peer.turn(url, agent);
+      if (i >= 10) sequential.push(performance.now() - at);
+    }
+    const turns: number[] = [];
+    let next = 0;
+    const loadStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < CONVERSATIONS) {
+          next++;
+          const at = performance.now();
+          await peer.turn(url, agent);
+          turns.push(performance.now() - at);
+        }
+      }),
+    );
+    const turnsPerSecond = CONVERSATIONS / ((performance.now() - loadStarted) / 1000);
+    agent.destroy();
+    return { coldMs, idleRssMb, turnP50Ms: percentile(sequential, 50), turnsPerSecond, loadP99Ms: percentile(turns, 99), loadedRssMb: rssMb(child.pid!) };
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+  }
+}
+
+const FIGURES: { key: keyof Figures; label: string; unit: string }[] = [
+  { key: "coldMs", label: "cold start to first 200", unit: "ms" },
+  { key: "idleRssMb", label: "idle RSS", unit: "MB" },
+  { key: "turnP50Ms", label: "sequential turn p50", unit: "ms" },
+  { key: "turnsPerSecond", label: `${CONVERSATIONS} conversations at concurrency ${CONCURRENCY}`, unit: "turns/s" },
+  { key: "loadP99Ms", label: "turn p99 under that load", unit: "ms" },
+  { key: "loadedRssMb", label: "RSS after the load", unit: "MB" },
+];
+
+const node = node24();
+const peers = [bdkPeer(), mastraPeer(node, install("mastra", node))];
+install("eve", node);
+console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}; BDK on Node ${process.version}, peers on ${execFileSync(node, ["--version"], { encoding: "utf8" }).trim()}`);
+const results = new Map<string, Figures[]>(peers.map((peer) => [peer.name, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [index, peer] of peers.entries()) {
+    const figures = await measure(peer, 4700 + index);
+    results.get(peer.name)!.push(figures);
+    console.log(`round ${round + 1} ${peer.name}: ${FIGURES.map(({ key, unit }) => `${key} ${figures[key].toFixed(1)} ${unit}`).join(", ")}`);
+  }
+}
+const medianOf = (name: string, key: keyof Figures) => percentile(results.get(name)!.map((figures) => figures[key]), 50);
+console.log(`\nmedians of ${ROUNDS} rounds | ${peers.map((peer) => peer.name).join(" | ")} | ${peers.slice(1).map((peer) => `bdk ÷ ${peer.name}`).join(" | ")}`);
+for (const { key, label, unit } of FIGURES) {
+  const values = peers.map((peer) => medianOf(peer.name, key));
+  console.log(`${label} (${unit}) | ${values.map((value) => value.toFixed(1)).join(" | ")} | ${values.slice(1).map((value) => (values[0]! / value).toFixed(2)).join(" | ")}`);
+}
+console.log("eve 0.80.1: installed, not measured (its Nitro server needs `eve build` and an adapter for its session routes; see bench/README.md)");

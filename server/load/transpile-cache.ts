@@ -1,0 +1,171 @@
+/**
+ * Transpiled project modules kept across runs, so a second `bdk validate`
+ * (or `serve`, `dev`) of an unchanged project does not run Babel again. An
+ * entry is keyed by what decides the output: the source text (not its
+ * mtime: a checkout, a `touch` or a rebuild changes mtimes, an edit changes
+ * the text), the file's extension (`.ts` or `.tsx` parse differently), the
+ * transform options, and the versions of the kit and of jiti.
+ *
+ * Several processes share the folder (a `bdk dev` and a `bdk validate` of
+ * the same project): an entry is written to a temporary file and renamed
+ * into place, so a reader sees a whole entry or none. An entry that does not
+ * verify (truncated, edited, another format) is a miss and is rewritten.
+ * The folder is pruned to a bounded size, least recently used first.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** What jiti hands its transform (`TransformOptions`): the source, its file, and options, which are part of the key. */
+export interface TranspileInput {
+  source: string;
+  filename?: string;
+}
+
+export interface TranspileOutput {
+  code: string;
+  error?: unknown;
+}
+
+export interface TranspileCacheOptions {
+  dir: string;
+  /** Versions and settings every key includes (the kit's and jiti's versions). */
+  salt: string;
+  /** Entries beyond this many bytes in total are pruned, oldest use first. */
+  maxBytes?: number;
+}
+
+export interface TranspileCacheStats {
+  hits: number;
+  misses: number;
+}
+
+const FORMAT = "bdk-transpiled-1";
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/** A hit refreshes the entry's mtime (its place in the pruning order) when it is older than this, not on every read. */
+const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
+/** Pruning keeps this share of the bound, so that it does not run again on the next store. */
+const PRUNE_TO = 0.75;
+
+/** `$XDG_CACHE_HOME/bdk/transpiled`, else `~/.cache/bdk/transpiled`, else under the OS temporary folder. */
+export function defaultTranspileCacheDir(env: Record<string, string | undefined> = process.env): string {
+  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, "bdk", "transpiled");
+  let home: string | undefined;
+  try {
+    home = os.homedir();
+  } catch {
+    // No home folder for this user (a container's nobody): the temporary folder holds the cache.
+  }
+  return home ? path.join(home, ".cache", "bdk", "transpiled") : path.join(os.tmpdir(), "bdk-transpiled");
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export class TranspileCache {
+  readonly stats: TranspileCacheStats = { hits: 0, misses: 0 };
+  private readonly maxBytes: number;
+  /** False once the folder turned out not to be writable: transpiling then goes on without the cache. */
+  private usable = true;
+  private pruned = false;
+
+  constructor(private readonly options: TranspileCacheOptions) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  }
+
+  /** The cached output for `input`, else `transpile(input)` (stored unless it failed). */
+  transform<Input extends TranspileInput>(input: Input, transpile: (input: Input) => TranspileOutput): TranspileOutput {
+    const file = this.entryFile(input);
+    const cached = this.read(file);
+    if (cached !== undefined) {
+      this.stats.hits++;
+      return { code: cached };
+    }
+    this.stats.misses++;
+    const output = transpile(input);
+    if (!output.error) this.write(file, output.code);
+    return output;
+  }
+
+  private entryFile(input: TranspileInput): string {
+    const { source, filename, ...options } = input;
+    const settings = Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1));
+    const key = sha256(JSON.stringify([FORMAT, this.options.salt, path.extname(filename ?? ""), settings, source]));
+    return path.join(this.options.dir, key.slice(0, 2), `${key}.js`);
+  }
+
+  /** The entry's code when it verifies: its first line is the format and the hash of the rest. */
+  private read(file: string): string | undefined {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      return undefined;
+    }
+    const newline = text.indexOf("\n");
+    const code = text.slice(newline + 1);
+    if (newline === -1 || text.slice(0, newline) !== `// ${FORMAT} ${sha256(code)}`) return undefined;
+    this.touch(file);
+    return code;
+  }
+
+  private touch(file: string): void {
+    try {
+      if (Date.now() - statSync(file).mtimeMs > TOUCH_AFTER_MS) {
+        const now = new Date();
+        utimesSync(file, now, now);
+      }
+    } catch {
+      // Pruned by another process meanwhile: the code was read already.
+    }
+  }
+
+  private write(file: string, code: string): void {
+    if (!this.usable) return;
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(temporary, `// ${FORMAT} ${sha256(code)}\n${code}`);
+      renameSync(temporary, file);
+    } catch {
+      // A read-only or full disk costs the next run its speed, not this one its load.
+      this.usable = false;
+      rmSync(temporary, { force: true });
+      return;
+    }
+    if (!this.pruned) {
+      this.pruned = true;
+      this.prune();
+    }
+  }
+
+  /** Once per process that stored something: the oldest entries go until the folder is within bounds. */
+  private prune(): void {
+    const entries: { file: string; size: number; used: number }[] = [];
+    try {
+      for (const bucket of readdirSync(this.options.dir)) {
+        const folder = path.join(this.options.dir, bucket);
+        for (const name of readdirSync(folder)) {
+          const file = path.join(folder, name);
+          const stat = statSync(file, { throwIfNoEntry: false });
+          if (stat?.isFile()) entries.push({ file, size: stat.size, used: stat.mtimeMs });
+        }
+      }
+    } catch {
+      // Another process pruned a bucket while this one listed it: its own pruning did the work.
+      return;
+    }
+    let total = entries.reduce((sum, entry) => sum + entry.size, 0);
+    if (total <= this.maxBytes) return;
+    entries.sort((a, b) => a.used - b.used);
+    for (const entry of entries) {
+      if (total <= this.maxBytes * PRUNE_TO) break;
+      try {
+        unlinkSync(entry.file);
+      } catch {
+        // Already removed by another process.
+      }
+      total -= entry.size;
+    }
+  }
+}
