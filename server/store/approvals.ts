@@ -34,7 +34,7 @@ export interface ApprovalsRepository {
 
 type Stored = typeof approvals.$inferSelect;
 
-const toRow = (r: Stored): ApprovalRow => ({ ...r, input: r.input ?? null });
+export const toRow = (r: Stored): ApprovalRow => ({ ...r, input: r.input ?? null });
 
 export function createApprovalsRepository(ctx: StoreContext): ApprovalsRepository {
   const { db } = ctx;

@@ -32,7 +32,7 @@ export interface ArtifactsRepository {
   evictBeyond(max: number): number;
 }
 
-const DEFAULT_LIMIT = 100;
+export const DEFAULT_LIMIT = 100;
 
 /** The columns of the `artifacts_owner_kind_key` unique index (schema.ts), as the upsert names its conflict target. */
 const ownerKindKey = [artifacts.kind, artifacts.key, sql`coalesce(${artifacts.ownerType}, '')`, sql`coalesce(${artifacts.ownerId}, '')`];
@@ -55,11 +55,25 @@ const recordColumns = {
 
 type Selected = Omit<ArtifactRow, "owner"> & { ownerType: Principal["type"] | null; ownerId: string | null };
 
-const toRow = ({ ownerType, ownerId, ...r }: Selected): ArtifactRow => ({
+export const toRow = ({ ownerType, ownerId, ...r }: Selected): ArtifactRow => ({
   ...r,
   data: r.data ?? null,
   owner: ownerType && ownerId ? { type: ownerType, id: ownerId } : null,
 });
+
+/** What an upsert writes on insert and on update alike. */
+export function artifactFields(input: ArtifactInput, owner: Principal | undefined, now: string) {
+  return {
+    title: input.title,
+    data: input.data ?? null,
+    contents: toBuffer(input.contents),
+    contentType: input.contentType ?? null,
+    sessionId: input.sessionId ?? null,
+    ownerType: owner?.type ?? null,
+    ownerId: owner?.id ?? null,
+    updatedAt: now,
+  };
+}
 
 function toBuffer(contents: string | Uint8Array | null | undefined): Buffer | null {
   if (contents == null) return null;
@@ -75,16 +89,7 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
       const owner = input.sessionId
         ? db.select({ type: sessions.principalType, id: sessions.principalId }).from(sessions).where(eq(sessions.id, input.sessionId)).get()
         : undefined;
-      const fields = {
-        title: input.title,
-        data: input.data ?? null,
-        contents: toBuffer(input.contents),
-        contentType: input.contentType ?? null,
-        sessionId: input.sessionId ?? null,
-        ownerType: owner?.type ?? null,
-        ownerId: owner?.id ?? null,
-        updatedAt: now,
-      };
+      const fields = artifactFields(input, owner, now);
       const [row] = db
         .insert(artifacts)
         .values({ id: `art_${ulid()}`, kind: input.kind, key: input.key, createdAt: now, ...fields })

@@ -38,7 +38,7 @@ export interface MemoryRepository {
 
 type Stored = typeof memoryNotes.$inferSelect;
 
-const toNote = (row: Stored): MemoryNote => ({
+export const toNote = (row: Stored): MemoryNote => ({
   id: row.id,
   scope: row.scope,
   sessionId: row.sessionId,
@@ -48,26 +48,26 @@ const toNote = (row: Stored): MemoryNote => ({
   createdAt: row.createdAt,
 });
 
+export function noteValues(agent: string, input: MemoryNoteInput, now: string): Stored {
+  return {
+    id: `mem_${ulid()}`,
+    agent,
+    scope: input.scope,
+    sessionId: input.sessionId,
+    turnId: input.turnId,
+    principalType: input.principal.type,
+    principalId: input.principal.id,
+    note: input.note,
+    createdAt: now,
+  };
+}
+
 export function createMemoryRepository(ctx: StoreContext): MemoryRepository {
   const { db } = ctx;
   const ofPrincipal = (principal: Principal) => ownedBy({ type: memoryNotes.principalType, id: memoryNotes.principalId }, principal);
   return {
     add(agent, input) {
-      const row = db
-        .insert(memoryNotes)
-        .values({
-          id: `mem_${ulid()}`,
-          agent,
-          scope: input.scope,
-          sessionId: input.sessionId,
-          turnId: input.turnId,
-          principalType: input.principal.type,
-          principalId: input.principal.id,
-          note: input.note,
-          createdAt: ctx.now(),
-        })
-        .returning()
-        .get();
+      const row = db.insert(memoryNotes).values(noteValues(agent, input, ctx.now())).returning().get();
       return toNote(row);
     },
 

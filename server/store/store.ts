@@ -75,6 +75,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     idempotency: createIdempotencyRepository(ctx),
     toolCalls: createToolCallsRepository(ctx),
     transaction: tx.transaction,
+    transactionAsync: tx.transactionAsync,
     afterCommit: tx.afterCommit,
     close() {
       leases.close();

@@ -34,7 +34,7 @@ export interface ToolCallsRepository {
 
 type Stored = typeof toolCalls.$inferSelect;
 
-const toRow = (r: Stored): ToolCallRow => ({ ...r, input: r.input ?? null, outcome: (r.outcome as ToolCallOutcome | null) ?? null });
+export const toRow = (r: Stored): ToolCallRow => ({ ...r, input: r.input ?? null, outcome: (r.outcome as ToolCallOutcome | null) ?? null });
 
 export function createToolCallsRepository(ctx: StoreContext): ToolCallsRepository {
   const { db, sqlite } = ctx;
