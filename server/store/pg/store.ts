@@ -92,6 +92,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     atomic: (work) => inTransaction(pool, (client) => work(pgDb(client))),
   };
   const base = repositories(onPool, shared);
+  let closing: Promise<void> | undefined;
   return {
     ...base,
     pool,
@@ -105,9 +106,10 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       for (const effect of effects) effect();
       return result;
     },
-    async close() {
-      await base.leases.close();
-      await pool.end();
+    // Once, like the SQLite store's: a second close waits for the first.
+    close() {
+      closing ??= base.leases.close().finally(() => pool.end());
+      return closing;
     },
   };
 }
