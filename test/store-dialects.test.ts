@@ -14,6 +14,7 @@ import { type AsyncStore, asyncStore } from "../server/store/async-store.ts";
 import { openPgStore } from "../server/store/pg/store.ts";
 import { openStore } from "../server/store/store.ts";
 import { alice, bob, manualClock } from "../server/store/testing/temp-root.ts";
+import type { LogLevel } from "../server/store/types.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
 
 let database: TestDatabase;
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 /** An empty store location; each `open` is another process (SQLite) or node (Postgres) on it. */
 interface Place {
-  open(clock?: () => Date): Promise<AsyncStore>;
+  open(clock?: () => Date, logRetention?: Readonly<Record<LogLevel, number>>): Promise<AsyncStore>;
 }
 
 const dialects: { name: string; place(): Promise<Place> }[] = [
@@ -44,14 +45,14 @@ const dialects: { name: string; place(): Promise<Place> }[] = [
     async place() {
       const dir = mkdtempSync(path.join(tmpdir(), "bdk-dialects-"));
       roots.push(dir);
-      return { open: async (clock) => track(asyncStore(openStore(dir, { clock }))) };
+      return { open: async (clock, logRetention) => track(asyncStore(openStore(dir, { clock, logRetention }))) };
     },
   },
   {
     name: "postgres",
     async place() {
       const url = await database.fresh();
-      return { open: async (clock) => track(await openPgStore(url, { clock, maxConnections: 4 })) };
+      return { open: async (clock, logRetention) => track(await openPgStore(url, { clock, logRetention, maxConnections: 4 })) };
     },
   },
 ];
@@ -270,7 +271,10 @@ describe.each(dialects)("store on $name", (dialect) => {
         ...Array.from({ length: 9 }, (_, n) => step(n)),
         { type: "message.appended", data: { delta: 'quote " and \n newline' } },
       ]);
-      const expected = (await store.events.list(id)).map((event) => `${JSON.stringify(event)}\n`);
+      const stored = await store.events.list(id);
+      // The payload reads back with the key order it was written in (principal: type before id).
+      expect(JSON.stringify(stored[0].data)).toBe(JSON.stringify({ mode: "chat", channel: "http", principal: alice }));
+      const expected = stored.map((event) => `${JSON.stringify(event)}\n`);
       const texts: string[] = [];
       const lasts: number[] = [];
       for await (const batch of store.events.iterateNdjson(id, 0, 4)) {
@@ -509,5 +513,95 @@ describe.each(dialects)("store on $name", (dialect) => {
     expect((await store.artifacts.contents(first.id))?.contents.toString()).toBe("hello!");
     expect((await store.artifacts.list({ visibleTo: bob })).map((a) => a.id)).toEqual([unowned.id]);
     expect(await store.artifacts.evictBeyond(1)).toBe(1);
+  });
+
+  it("evalRuns: runs with per-case verdicts, removed together", async () => {
+    const time = manualClock();
+    const { store } = await fresh(time.clock);
+    const older = await store.evalRuns.create();
+    time.advance(1000);
+    const run = await store.evalRuns.create({ summary: { ids: ["greeting"] } });
+    expect(run).toMatchObject({ id: expect.stringMatching(/^evr_/), status: "running", endedAt: null, summary: { ids: ["greeting"] } });
+    await store.evalRuns.putCase(run.id, { caseId: "greeting/0001", verdict: "pending" });
+    await store.evalRuns.putCase(run.id, { caseId: "greeting/0000", verdict: "passed", sessionId: "ses_1" });
+    const assertions = [{ name: "includes", passed: false, severity: "error", message: "missing 'hi'" }];
+    await store.evalRuns.putCase(run.id, { caseId: "greeting/0001", verdict: "failed", assertions, sessionId: "ses_2" });
+    expect(await store.evalRuns.listCases(run.id)).toMatchObject([
+      { caseId: "greeting/0000", verdict: "passed", assertions: null, sessionId: "ses_1" },
+      { caseId: "greeting/0001", verdict: "failed", assertions, sessionId: "ses_2" },
+    ]);
+    const summary = { passed: 1, failed: 1 };
+    expect(await store.evalRuns.update(run.id, { status: "completed", summary })).toMatchObject({ status: "completed", summary });
+    expect((await store.evalRuns.list()).map((r) => r.id)).toEqual([run.id, older.id]);
+    expect(await store.evalRuns.delete(run.id)).toBe(true);
+    expect(await store.evalRuns.get(run.id)).toBeUndefined();
+    expect(await store.evalRuns.listCases(run.id)).toEqual([]);
+  });
+
+  describe("logs", () => {
+    it("filters by time and minimum level, the latest lines of each level oldest first", async () => {
+      const time = manualClock("2025-01-01T00:00:00.000Z");
+      const { store } = await fresh(time.clock);
+      const levels = ["info", "debug", "warn", "error", "info", "warn"] as const;
+      for (const [i, level] of levels.entries()) {
+        await store.logs.append(level, `line ${i}`, i === 2 ? { sessionId: "ses_1" } : undefined);
+        time.advance(1000);
+      }
+      const msgs = async (query: Parameters<AsyncStore["logs"]["list"]>[0]) => (await store.logs.list(query)).map((l) => l.msg);
+      expect(await msgs({})).toEqual(levels.map((_, i) => `line ${i}`));
+      expect(await msgs({ since: "2025-01-01T00:00:03.000Z" })).toEqual(["line 3", "line 4", "line 5"]);
+      expect(await msgs({ level: "warn", since: "2025-01-01T00:00:02.500Z" })).toEqual(["line 3", "line 5"]);
+      expect(await msgs({ limit: 1 })).toEqual(["line 1", "line 3", "line 4", "line 5"]);
+      expect((await store.logs.list({ level: "warn" }))[0]).toMatchObject({ level: "warn", data: { sessionId: "ses_1" } });
+    });
+
+    it("keeps a ring per level: a flood of debug lines never evicts a warning or an error", async () => {
+      const place = await dialect.place();
+      const store = await place.open(undefined, { debug: 5, info: 5, warn: 5, error: 5 });
+      await store.logs.append("warn", "disk almost full");
+      await store.logs.append("error", "tool crashed");
+      for (let i = 0; i < 100; i++) await store.logs.append("debug", "metric", { value: i });
+      const all = await store.logs.list({ limit: 1000 });
+      expect(all.filter((line) => line.level !== "debug").map((line) => line.msg)).toEqual(["disk almost full", "tool crashed"]);
+      const debug = all.filter((line) => line.level === "debug");
+      expect(debug.length).toBeLessThanOrEqual(10);
+      expect(debug.at(-1)?.data).toMatchObject({ value: 99 });
+    });
+  });
+
+  it("memory: notes by scope newest first, without one session's, forgotten per principal", async () => {
+    const time = manualClock();
+    const { store } = await fresh(time.clock);
+    const s1 = await withSession(store, "ses_1");
+    const s2 = await withSession(store, "ses_2");
+    const add = async (sessionId: string, principal: typeof alice, note: string) => {
+      time.advance(1000);
+      return store.memory.add("bot", { scope: "agent", sessionId, turnId: "turn_1", principal, note });
+    };
+    const a = await add(s1, alice, "likes tea");
+    const b = await add(s2, bob, "likes coffee");
+    const c = await add(s2, alice, "prefers mornings");
+    expect((await store.memory.recent("bot", "agent", { limit: 5 })).map((n) => n.id)).toEqual([c.id, b.id, a.id]);
+    expect((await store.memory.recent("bot", "agent", { limit: 5, exceptSessionId: s2 })).map((n) => n.id)).toEqual([a.id]);
+    expect((await store.memory.list("bot", { principal: alice })).map((n) => n.id)).toEqual([c.id, a.id]);
+    expect(await store.memory.get("bot", b.id)).toMatchObject({ note: "likes coffee", principal: bob });
+    expect(await store.memory.get("other", b.id)).toBeUndefined();
+    expect(await store.memory.forget("bot", alice)).toBe(2);
+    expect(await store.memory.delete("bot", b.id)).toBe(true);
+    expect(await store.memory.list("bot")).toEqual([]);
+  });
+
+  it("idempotency: keeps an answer per session and key until purged", async () => {
+    const time = manualClock();
+    const { store } = await fresh(time.clock);
+    const id = await withSession(store);
+    await store.idempotency.put(id, "key-1", "digest", { turnId: "turn_1", accepted: true });
+    expect(await store.idempotency.get(id, "key-1")).toEqual({ requestDigest: "digest", answer: { turnId: "turn_1", accepted: true }, createdAt: "2025-01-01T00:00:00.000Z" });
+    await expect(store.idempotency.put(id, "key-1", "other", {})).rejects.toThrow();
+    time.advance(1000);
+    await store.idempotency.put(id, "key-2", "digest", {});
+    expect(await store.idempotency.purgeBefore("2025-01-01T00:00:00.500Z")).toBe(1);
+    expect(await store.idempotency.get(id, "key-1")).toBeUndefined();
+    expect(await store.idempotency.get(id, "key-2")).toBeDefined();
   });
 });

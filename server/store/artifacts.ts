@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, type Column, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
@@ -16,6 +16,14 @@ export interface ArtifactInput {
   sessionId?: string | null;
 }
 
+export interface ArtifactListFilter {
+  kind?: string;
+  key?: string;
+  limit?: number;
+  /** Only records this principal owns or nobody owns. */
+  visibleTo?: Principal;
+}
+
 export interface ArtifactsRepository {
   /**
    * Creates the record, or updates the one of the same owner (the tagging
@@ -25,7 +33,7 @@ export interface ArtifactsRepository {
   upsert(input: ArtifactInput): ArtifactRow;
   get(id: string): ArtifactRow | undefined;
   /** Most recently updated first; with `visibleTo`, only records that principal owns or nobody owns. */
-  list(filter?: { kind?: string; key?: string; limit?: number; visibleTo?: Principal }): ArtifactRow[];
+  list(filter?: ArtifactListFilter): ArtifactRow[];
   contents(id: string): ArtifactContents | undefined;
   delete(id: string): boolean;
   /** Deletes the oldest-updated records beyond the newest `max`; returns how many went. */
@@ -60,6 +68,18 @@ export const toRow = ({ ownerType, ownerId, ...r }: Selected): ArtifactRow => ({
   data: r.data ?? null,
   owner: ownerType && ownerId ? { type: ownerType, id: ownerId } : null,
 });
+
+/** A list's filter, the same SQL on both dialects (either dialect's table). */
+export function listWhere(
+  columns: { kind: Column; key: Column; ownerType: Column; ownerId: Column },
+  filter: ArtifactListFilter,
+): SQL | undefined {
+  return and(
+    filter.kind === undefined ? undefined : eq(columns.kind, filter.kind),
+    filter.key === undefined ? undefined : eq(columns.key, filter.key),
+    filter.visibleTo === undefined ? undefined : or(isNull(columns.ownerId), ownedBy({ type: columns.ownerType, id: columns.ownerId }, filter.visibleTo)),
+  );
+}
 
 /** What an upsert writes on insert and on update alike. */
 export function artifactFields(input: ArtifactInput, owner: Principal | undefined, now: string) {
@@ -108,15 +128,7 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
       return db
         .select(recordColumns)
         .from(artifacts)
-        .where(
-          and(
-            filter.kind === undefined ? undefined : eq(artifacts.kind, filter.kind),
-            filter.key === undefined ? undefined : eq(artifacts.key, filter.key),
-            filter.visibleTo === undefined
-              ? undefined
-              : or(isNull(artifacts.ownerId), ownedBy({ type: artifacts.ownerType, id: artifacts.ownerId }, filter.visibleTo)),
-          ),
-        )
+        .where(listWhere(artifacts, filter))
         .orderBy(desc(artifacts.updatedAt), desc(artifacts.id))
         .limit(filter.limit ?? DEFAULT_LIMIT)
         .all()

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, type Column, desc, eq, ne, type SQL } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
@@ -48,6 +48,16 @@ export const toNote = (row: Stored): MemoryNote => ({
   createdAt: row.createdAt,
 });
 
+/** A scope's notes, leaving out one session's, the same SQL on both dialects. */
+export function recentWhere(
+  columns: { agent: Column; scope: Column; sessionId: Column },
+  agent: string,
+  scope: string,
+  exceptSessionId: string | undefined,
+): SQL | undefined {
+  return and(eq(columns.agent, agent), eq(columns.scope, scope), exceptSessionId === undefined ? undefined : ne(columns.sessionId, exceptSessionId));
+}
+
 export function noteValues(agent: string, input: MemoryNoteInput, now: string): Stored {
   return {
     id: `mem_${ulid()}`,
@@ -75,13 +85,7 @@ export function createMemoryRepository(ctx: StoreContext): MemoryRepository {
       return db
         .select()
         .from(memoryNotes)
-        .where(
-          and(
-            eq(memoryNotes.agent, agent),
-            eq(memoryNotes.scope, scope),
-            options.exceptSessionId === undefined ? undefined : ne(memoryNotes.sessionId, options.exceptSessionId),
-          ),
-        )
+        .where(recentWhere(memoryNotes, agent, scope, options.exceptSessionId))
         .orderBy(desc(memoryNotes.createdAt), desc(memoryNotes.id))
         .limit(options.limit)
         .all()

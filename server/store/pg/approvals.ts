@@ -1,8 +1,7 @@
-import { and, eq, getTableColumns, ne } from "drizzle-orm";
+import { and, eq, getTableColumns } from "drizzle-orm";
 import { newApprovalId } from "../../protocol/ids.ts";
-import { toRow, type ApprovalsRepository } from "../approvals.ts";
+import { pendingWhere, resolvedFields, toRow, type ApprovalsRepository } from "../approvals.ts";
 import type { AsyncRepository } from "../async-store.ts";
-import { ownedBy } from "../owned-by.ts";
 import type { PgContext } from "./context.ts";
 import { approvals, sessions } from "./schema.ts";
 
@@ -26,12 +25,7 @@ export function createPgApprovalsRepository(ctx: PgContext): AsyncRepository<App
       // A conditional UPDATE: of the nodes resolving one approval at once, the row lock lets exactly one see it pending.
       const result = await db
         .update(approvals)
-        .set({
-          status: resolution.approved ? "approved" : "denied",
-          resolvedBy: resolution.by,
-          reason: resolution.reason ?? null,
-          resolvedAt: ctx.now(),
-        })
+        .set(resolvedFields(resolution, ctx.now()))
         .where(and(eq(approvals.id, id), eq(approvals.status, "pending")));
       return result.rowCount === 1;
     },
@@ -49,14 +43,7 @@ export function createPgApprovalsRepository(ctx: PgContext): AsyncRepository<App
         .select(getTableColumns(approvals))
         .from(approvals)
         .innerJoin(sessions, eq(sessions.id, approvals.sessionId))
-        .where(
-          and(
-            eq(approvals.status, "pending"),
-            ne(sessions.status, "deleted"),
-            filter.principal === undefined ? undefined : ownedBy({ type: sessions.principalType, id: sessions.principalId }, filter.principal),
-            filter.sessionId === undefined ? undefined : eq(approvals.sessionId, filter.sessionId),
-          ),
-        )
+        .where(pendingWhere(approvals, sessions, filter))
         .orderBy(approvals.createdAt, approvals.id);
       return rows.map(toRow);
     },

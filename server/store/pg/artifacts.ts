@@ -1,8 +1,7 @@
-import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { ulid } from "../../protocol/ids.ts";
-import { artifactFields, DEFAULT_LIMIT, toRow, type ArtifactsRepository } from "../artifacts.ts";
+import { artifactFields, DEFAULT_LIMIT, listWhere, toRow, type ArtifactsRepository } from "../artifacts.ts";
 import type { AsyncRepository } from "../async-store.ts";
-import { ownedBy } from "../owned-by.ts";
 import type { PgContext } from "./context.ts";
 import { artifacts, sessions } from "./schema.ts";
 
@@ -51,15 +50,7 @@ export function createPgArtifactsRepository(ctx: PgContext): AsyncRepository<Art
       const rows = await db
         .select(recordColumns)
         .from(artifacts)
-        .where(
-          and(
-            filter.kind === undefined ? undefined : eq(artifacts.kind, filter.kind),
-            filter.key === undefined ? undefined : eq(artifacts.key, filter.key),
-            filter.visibleTo === undefined
-              ? undefined
-              : or(isNull(artifacts.ownerId), ownedBy({ type: artifacts.ownerType, id: artifacts.ownerId }, filter.visibleTo)),
-          ),
-        )
+        .where(listWhere(artifacts, filter))
         .orderBy(desc(artifacts.updatedAt), desc(artifacts.id))
         .limit(filter.limit ?? DEFAULT_LIMIT);
       return rows.map(toRow);

@@ -1,7 +1,7 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Principal } from "../../protocol/events.ts";
 import type { AsyncRepository } from "../async-store.ts";
-import { noteValues, toNote, type MemoryRepository } from "../memory.ts";
+import { noteValues, recentWhere, toNote, type MemoryRepository } from "../memory.ts";
 import { ownedBy } from "../owned-by.ts";
 import type { PgContext } from "./context.ts";
 import { memoryNotes } from "./schema.ts";
@@ -20,13 +20,7 @@ export function createPgMemoryRepository(ctx: PgContext): AsyncRepository<Memory
       const rows = await db
         .select()
         .from(memoryNotes)
-        .where(
-          and(
-            eq(memoryNotes.agent, agent),
-            eq(memoryNotes.scope, scope),
-            options.exceptSessionId === undefined ? undefined : ne(memoryNotes.sessionId, options.exceptSessionId),
-          ),
-        )
+        .where(recentWhere(memoryNotes, agent, scope, options.exceptSessionId))
         .orderBy(desc(memoryNotes.createdAt), desc(memoryNotes.id))
         .limit(options.limit);
       return rows.map(toNote);

@@ -1,7 +1,6 @@
-import { and, eq, getTableColumns, ne, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { AsyncRepository } from "../async-store.ts";
-import { ownedBy } from "../owned-by.ts";
-import { toRow, type ToolCallKey, type ToolCallsRepository } from "../tool-calls.ts";
+import { inDoubtWritesWhere, toRow, type ToolCallKey, type ToolCallsRepository } from "../tool-calls.ts";
 import type { PgContext } from "./context.ts";
 import { sessions, toolCalls } from "./schema.ts";
 
@@ -50,14 +49,7 @@ export function createPgToolCallsRepository(ctx: PgContext): AsyncRepository<Too
         .select(rowColumns)
         .from(toolCalls)
         .innerJoin(sessions, eq(sessions.id, toolCalls.sessionId))
-        .where(
-          and(
-            eq(toolCalls.status, "in_doubt"),
-            eq(toolCalls.effect, "write"),
-            ne(sessions.status, "deleted"),
-            filter.principal === undefined ? undefined : ownedBy({ type: sessions.principalType, id: sessions.principalId }, filter.principal),
-          ),
-        )
+        .where(inDoubtWritesWhere(toolCalls, sessions, filter.principal))
         .orderBy(toolCalls.startedAt, sql`${toolCalls.toolCallId} COLLATE "C"`);
       return rows.map(toRow);
     },
