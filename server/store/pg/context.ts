@@ -6,8 +6,6 @@ export interface PgContext {
   db: PgDb;
   /** The store clock as an ISO-8601 string. */
   now: () => string;
-  /** Runs `work` atomically: in a new transaction on the pool, or in the current one. */
-  atomic<T>(work: (db: PgDb) => Promise<T>): Promise<T>;
 }
 
 /** Postgres error code (`23505` unique violation, ...) of a driver error, also when drizzle wrapped it. */

@@ -8,22 +8,32 @@ import type { PgDb } from "./db.ts";
 import { events, sessions } from "./schema.ts";
 
 /**
- * Stores the drafts at the session's next indexes, in the transaction `db`
- * runs in. The session row is locked (`FOR UPDATE`) while its head moves, so
- * appends to one session serialise whichever node sends them: gap-free.
+ * Stores the drafts at the session's next indexes, on `db` (the pool, or a
+ * transaction's connection). One statement, so one round trip and atomic
+ * without a transaction of its own: it locks the session row (`FOR UPDATE`)
+ * while its head moves, so appends to one session serialise whichever node
+ * sends them (a waiting append re-reads the head once the lock is free):
+ * gap-free.
  */
 export async function appendEvents(db: PgDb, sessionId: string, drafts: readonly EventDraft[], now: () => string): Promise<AnyBdkEvent[]> {
-  const [head] = await db.select({ lastIndex: sessions.lastIndex }).from(sessions).where(eq(sessions.id, sessionId)).for("update");
-  if (!head) throw new BdkError("not_found", `Session ${sessionId} not found.`);
-  if (drafts.length === 0) return [];
   const at = now();
-  const rows = drafts.map((draft, i) => ({ sessionId, idx: head.lastIndex + 1 + i, type: draft.type, turnId: draft.turnId ?? null, at, data: draft.data }));
-  await db.insert(events).values(rows);
-  await db
-    .update(sessions)
-    .set({ lastIndex: head.lastIndex + drafts.length, updatedAt: at })
-    .where(eq(sessions.id, sessionId));
-  return rows.map(toEvent);
+  // sql.param: an array is one parameter (a Postgres array), not a list.
+  const result = await db.execute<{ first: number }>(sql`
+    WITH head AS (SELECT last_index FROM ${sessions} WHERE id = ${sessionId} FOR UPDATE),
+    stored AS (
+      INSERT INTO ${events} (session_id, idx, type, turn_id, at, data)
+      SELECT ${sessionId}, head.last_index + draft.ord, draft.type, draft.turn_id, ${at}, draft.data
+      FROM head, unnest(${sql.param(drafts.map((d) => d.type))}::text[], ${sql.param(drafts.map((d) => d.turnId ?? null))}::text[], ${sql.param(drafts.map((d) => JSON.stringify(d.data)))}::json[])
+        WITH ORDINALITY AS draft(type, turn_id, data, ord)
+    )
+    UPDATE ${sessions} SET last_index = head.last_index + ${drafts.length}, updated_at = ${at}
+    FROM head WHERE ${sessions.id} = ${sessionId}
+    RETURNING head.last_index + 1 AS first`);
+  const head = result.rows[0];
+  if (!head) throw new BdkError("not_found", `Session ${sessionId} not found.`);
+  return drafts.map((draft, i) =>
+    toEvent({ sessionId, idx: head.first + i, type: draft.type, turnId: draft.turnId ?? null, at, data: draft.data }),
+  );
 }
 
 const rawColumns = { idx: events.idx, type: events.type, turnId: events.turnId, at: events.at, data: sql<string>`${events.data}::text` };
@@ -58,8 +68,7 @@ export function createPgEventsRepository(ctx: PgContext): AsyncRepository<Events
 
   return {
     async append(sessionId, drafts) {
-      if (drafts.length === 0) return [];
-      return ctx.atomic((tx) => appendEvents(tx, sessionId, drafts, ctx.now));
+      return drafts.length === 0 ? [] : appendEvents(db, sessionId, drafts, ctx.now);
     },
 
     async list(sessionId, options = {}) {

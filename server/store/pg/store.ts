@@ -11,7 +11,7 @@ import type { LogLevel } from "../types.ts";
 import { createPgApprovalsRepository } from "./approvals.ts";
 import { createPgArtifactsRepository } from "./artifacts.ts";
 import type { PgContext } from "./context.ts";
-import { migratePg, pgDb, type PgDb } from "./db.ts";
+import { migratePg, pgDb } from "./db.ts";
 import { createPgEvalRunsRepository } from "./eval-runs.ts";
 import { createPgEventsRepository } from "./events.ts";
 import { createPgIdempotencyRepository } from "./idempotency.ts";
@@ -86,11 +86,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     throw error;
   }
   const shared: Shared = { now: () => clock().toISOString(), holder: nodeHolder(), sinceTrim: new Map(), logRetention: options.logRetention };
-  const onPool: PgContext = {
-    db: pgDb(pool),
-    now: shared.now,
-    atomic: (work) => inTransaction(pool, (client) => work(pgDb(client))),
-  };
+  const onPool: PgContext = { db: pgDb(pool), now: shared.now };
   const base = repositories(onPool, shared);
   let closing: Promise<void> | undefined;
   return {
@@ -99,8 +95,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     async transaction(work) {
       const effects: Array<() => void> = [];
       const result = await inTransaction(pool, (client) => {
-        const db: PgDb = pgDb(client);
-        const inTx: PgContext = { db, now: shared.now, atomic: (inner) => inner(db) };
+        const inTx: PgContext = { db: pgDb(client), now: shared.now };
         return work({ ...repositories(inTx, shared), afterCommit: (effect) => void effects.push(effect) });
       });
       for (const effect of effects) effect();
