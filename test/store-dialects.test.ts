@@ -357,6 +357,16 @@ describe.each(dialects)("store on $name", (dialect) => {
       expect((await store.approvals.listPending()).map((x) => x.id)).toEqual([a.id, d.id]);
     });
 
+    it("stay resolvable after a reopen", async () => {
+      const { place, store, mine, request } = await withApprovals();
+      const approval = await request(mine.id, "deploy");
+      await store.close();
+      const reopened = await place.open();
+      expect((await reopened.approvals.listPending()).map((x) => x.id)).toEqual([approval.id]);
+      expect(await reopened.approvals.resolve(approval.id, { approved: false, by: "user:alice" })).toBe(true);
+      expect((await reopened.approvals.get(approval.id))?.status).toBe("denied");
+    });
+
     it("is resolved by exactly one of two stores racing for it", async () => {
       const { place, store, mine, request } = await withApprovals();
       const other = await place.open();
@@ -553,6 +563,14 @@ describe.each(dialects)("store on $name", (dialect) => {
       expect(await msgs({ level: "warn", since: "2025-01-01T00:00:02.500Z" })).toEqual(["line 3", "line 5"]);
       expect(await msgs({ limit: 1 })).toEqual(["line 1", "line 3", "line 4", "line 5"]);
       expect((await store.logs.list({ level: "warn" }))[0]).toMatchObject({ level: "warn", data: { sessionId: "ses_1" } });
+    });
+
+    it("lists the latest `limit` lines of each level, so one noisy level does not crowd the window", async () => {
+      const { store } = await fresh();
+      await store.logs.append("warn", "the only warning");
+      for (let i = 0; i < 50; i++) await store.logs.append("debug", `metric ${i}`);
+      const window = await store.logs.list({ limit: 10 });
+      expect(window.map((line) => line.msg)).toEqual(["the only warning", ...Array.from({ length: 10 }, (_, i) => `metric ${40 + i}`)]);
     });
 
     it("keeps a ring per level: a flood of debug lines never evicts a warning or an error", async () => {
