@@ -1,4 +1,4 @@
-import { and, type Column, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, type Column, desc, eq, getTableColumns, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
@@ -45,21 +45,13 @@ export const DEFAULT_LIMIT = 100;
 /** The columns of the `artifacts_owner_kind_key` unique index (schema.ts), as the upsert names its conflict target. */
 const ownerKindKey = [artifacts.kind, artifacts.key, sql`coalesce(${artifacts.ownerType}, '')`, sql`coalesce(${artifacts.ownerId}, '')`];
 
-// Every column but the contents, which may be large and are read on demand.
-const recordColumns = {
-  id: artifacts.id,
-  kind: artifacts.kind,
-  key: artifacts.key,
-  title: artifacts.title,
-  data: artifacts.data,
-  contentType: artifacts.contentType,
-  size: sql<number | null>`length(${artifacts.contents})`,
-  sessionId: artifacts.sessionId,
-  ownerType: artifacts.ownerType,
-  ownerId: artifacts.ownerId,
-  createdAt: artifacts.createdAt,
-  updatedAt: artifacts.updatedAt,
-};
+/** Every column of either dialect's table but the contents, which may be large and are read on demand. */
+export function recordColumnsOf<T extends { contents: Column }>({ contents, ...columns }: T) {
+  // length() of a blob (SQLite) or a bytea (Postgres) is its size in bytes.
+  return { ...columns, size: sql<number | null>`length(${contents})` };
+}
+
+const recordColumns = recordColumnsOf(getTableColumns(artifacts));
 
 type Selected = Omit<ArtifactRow, "owner"> & { ownerType: Principal["type"] | null; ownerId: string | null };
 

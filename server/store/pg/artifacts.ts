@@ -1,6 +1,6 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { ulid } from "../../protocol/ids.ts";
-import { artifactFields, DEFAULT_LIMIT, listWhere, toRow, type ArtifactsRepository } from "../artifacts.ts";
+import { artifactFields, DEFAULT_LIMIT, listWhere, recordColumnsOf, toRow, type ArtifactsRepository } from "../artifacts.ts";
 import type { AsyncRepository } from "../async-store.ts";
 import type { PgContext } from "./context.ts";
 import { artifacts, sessions } from "./schema.ts";
@@ -8,21 +8,7 @@ import { artifacts, sessions } from "./schema.ts";
 /** The columns of the `artifacts_owner_kind_key` unique constraint (schema.ts), as the upsert names its conflict target. */
 const ownerKindKey = [artifacts.kind, artifacts.key, artifacts.ownerType, artifacts.ownerId];
 
-// Every column but the contents, which may be large and are read on demand.
-const recordColumns = {
-  id: artifacts.id,
-  kind: artifacts.kind,
-  key: artifacts.key,
-  title: artifacts.title,
-  data: artifacts.data,
-  contentType: artifacts.contentType,
-  size: sql<number | null>`octet_length(${artifacts.contents})`.mapWith((size: number | null) => size),
-  sessionId: artifacts.sessionId,
-  ownerType: artifacts.ownerType,
-  ownerId: artifacts.ownerId,
-  createdAt: artifacts.createdAt,
-  updatedAt: artifacts.updatedAt,
-};
+const recordColumns = recordColumnsOf(getTableColumns(artifacts));
 
 export function createPgArtifactsRepository(ctx: PgContext): AsyncRepository<ArtifactsRepository> {
   const { db } = ctx;
