@@ -6,23 +6,28 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { createPgEventLog, LeaseLostError } from "../server/store/pg/event-log.ts";
-import { migrate } from "../server/store/pg/schema.ts";
 import { createSessionOwners, type SessionLease } from "../server/store/pg/session-owners.ts";
+import { openPgStore, type PgStore } from "../server/store/pg/store.ts";
 import { KIT_DIR } from "./support/bdk-server.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
 
 let database: TestDatabase;
-const pools: pg.Pool[] = [];
+const stores: PgStore[] = [];
 
-/** One `bdk serve` node's view of the database: its own pool of connections. */
-function node() {
-  const pool = new pg.Pool({ connectionString: database.url, max: 8 });
-  pools.push(pool);
-  return { pool, owners: createSessionOwners(pool), log: createPgEventLog(pool) };
+/** One `bdk serve` node's view of the database: a store of its own (its own pool of connections). */
+async function node() {
+  const store = await openPgStore(database.url, { maxConnections: 8 });
+  stores.push(store);
+  return { store, owners: createSessionOwners(store.pool), log: createPgEventLog(store.pool) };
+}
+
+/** The session row every owner and event refers to. */
+async function session(id: string): Promise<void> {
+  const { store } = await node();
+  await store.sessions.create({ id, mode: "chat", channel: "test", principal: { type: "user", id: "alice" } });
 }
 
 beforeAll(async () => {
@@ -30,7 +35,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.end()));
+  await Promise.all(stores.map((store) => store.close()));
   await database?.drop();
 }, 120_000);
 
@@ -38,7 +43,7 @@ const said = (event: AnyBdkEvent) => (event.type === "message.received" ? event.
 const message = (text: string) => ({ type: "message.received" as const, data: { message: text } });
 
 /** Takes the session once the other holder's lease has lapsed. */
-async function takeOver(owners: ReturnType<typeof node>["owners"], sessionId: string, holder: string): Promise<SessionLease> {
+async function takeOver(owners: Awaited<ReturnType<typeof node>>["owners"], sessionId: string, holder: string): Promise<SessionLease> {
   for (;;) {
     const lease = await owners.acquire(sessionId, holder, 60_000);
     if (lease) return lease;
@@ -46,22 +51,23 @@ async function takeOver(owners: ReturnType<typeof node>["owners"], sessionId: st
   }
 }
 
-it("creates its tables once when two nodes open the database at the same time", async () => {
-  const [a, b] = [node(), node()];
-  await Promise.all([migrate(a.pool), migrate(b.pool), migrate(a.pool)]);
-  const { rows } = await a.pool.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('events', 'session_owners')");
-  expect(rows[0].n).toBe(2);
+it("migrates once when three nodes open the database at the same time", async () => {
+  const [a] = await Promise.all([node(), node(), node()]);
+  const { rows } = await a.store.pool.query("SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations");
+  expect(rows[0].n).toBe(1);
+  const tables = await a.store.pool.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('events', 'session_owners')");
+  expect(tables.rows[0].n).toBe(2);
 });
 
 it("keeps indexes gap-free while two nodes append to one session concurrently", async () => {
-  const [a, b] = [node(), node()];
-  await migrate(a.pool);
+  const [a, b] = [await node(), await node()];
+  await session("ses_gapfree");
   const lease = (await a.owners.acquire("ses_gapfree", "node-a", 60_000))!;
   // The owner's appends arrive over both nodes' connections at once (a follow-up admitted on B, the turn on A).
   const batches = await Promise.all(
     Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).log.append(lease, [message(`batch ${i} first`), message(`batch ${i} second`)])),
   );
-  const stored = await b.log.list("ses_gapfree");
+  const stored = await b.store.events.list("ses_gapfree");
   expect(stored.map((event) => event.index)).toEqual(stored.map((_, i) => i));
   expect(stored).toHaveLength(120);
   // Each append's events are stored together, in order, with the indexes it was told.
@@ -73,8 +79,8 @@ it("keeps indexes gap-free while two nodes append to one session concurrently", 
 });
 
 it("refuses every append of a node whose lease was taken over, even mid-stream", async () => {
-  const [a, b] = [node(), node()];
-  await migrate(a.pool);
+  const [a, b] = [await node(), await node()];
+  await session("ses_fenced");
   const stale = (await a.owners.acquire("ses_fenced", "node-a", 300))!;
   expect(await b.owners.acquire("ses_fenced", "node-b", 60_000)).toBeUndefined();
 
@@ -101,7 +107,7 @@ it("refuses every append of a node whose lease was taken over, even mid-stream",
 
   await b.log.append(lease, [message("b 0"), message("b 1")]);
   expect(await b.owners.heartbeat(lease, 60_000)).toBe(true);
-  const stored = await a.log.list("ses_fenced");
+  const stored = await a.store.events.list("ses_fenced");
   expect(stored.map((event) => event.index)).toEqual(stored.map((_, i) => i));
   // Everything A stored comes before B's first event; nothing of A's after the takeover.
   expect(stored.map(said)).toEqual([...appendedByA.map((_, i) => `a ${i}`), "b 0", "b 1"]);
@@ -142,7 +148,7 @@ async function printed(node: { child: ChildProcess; lines: string[] }, match: (l
 }
 
 it("refuses a paused owner's appends once another process took the session over (the fencing token)", async () => {
-  await migrate(node().pool);
+  await session("ses_paused");
   // Node A owns the session with a short lease and keeps it alive with heartbeats, until it is paused (a GC pause, a partition).
   const a = nodeProcess("ses_paused", "node-a", 500, 1_000_000);
   await printed(a, (lines) => lines.filter((line) => line.startsWith("appended")).length >= 5);
@@ -161,7 +167,7 @@ it("refuses a paused owner's appends once another process took the session over 
   await a.exited;
   expect(a.lines.at(-1)).toMatch(/^(refused: node-a no longer owns session ses_paused|failed: )/);
 
-  const stored = await node().log.list("ses_paused");
+  const stored = await (await node()).store.events.list("ses_paused");
   expect(stored.map((event) => event.index)).toEqual(stored.map((_, i) => i));
   const byA = stored.filter((event) => said(event).startsWith("node-a"));
   const byB = stored.filter((event) => said(event).startsWith("node-b"));

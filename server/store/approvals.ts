@@ -1,8 +1,8 @@
-import { and, eq, getTableColumns, ne } from "drizzle-orm";
+import { and, type Column, eq, getTableColumns, type SQL } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import { newApprovalId } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
-import { ownedBy } from "./owned-by.ts";
+import { visibleOf } from "./owned-by.ts";
 import { approvals, sessions } from "./schema.ts";
 import type { ApprovalRow } from "./types.ts";
 
@@ -21,20 +21,47 @@ export interface ApprovalResolution {
   reason?: string | null;
 }
 
+export interface PendingFilter {
+  principal?: Principal;
+  sessionId?: string;
+}
+
 export interface ApprovalsRepository {
   create(input: ApprovalCreate): ApprovalRow;
   get(id: string): ApprovalRow | undefined;
   /** Atomic: true for the one caller that moved it out of `pending`, false for everyone else. */
   resolve(id: string, resolution: ApprovalResolution): boolean;
   /** Oldest first; approvals of soft-deleted sessions are left out. */
-  listPending(filter?: { principal?: Principal; sessionId?: string }): ApprovalRow[];
+  listPending(filter?: PendingFilter): ApprovalRow[];
   /** The approval asked for one tool call of a turn, if any (resumed turns reuse the decision). */
   findByToolCall(turnId: string, toolCallId: string): ApprovalRow | undefined;
 }
 
 type Stored = typeof approvals.$inferSelect;
 
-const toRow = (r: Stored): ApprovalRow => ({ ...r, input: r.input ?? null });
+export const toRow = (r: Stored): ApprovalRow => ({ ...r, input: r.input ?? null });
+
+export function resolvedFields(resolution: ApprovalResolution, now: string) {
+  return {
+    status: resolution.approved ? ("approved" as const) : ("denied" as const),
+    resolvedBy: resolution.by,
+    reason: resolution.reason ?? null,
+    resolvedAt: now,
+  };
+}
+
+/** Pending approvals of visible sessions (joined), the same SQL on both dialects. */
+export function pendingWhere(
+  approval: { status: Column; sessionId: Column },
+  session: { status: Column; principalType: Column; principalId: Column },
+  filter: PendingFilter,
+): SQL | undefined {
+  return and(
+    eq(approval.status, "pending"),
+    visibleOf(session, filter.principal),
+    filter.sessionId === undefined ? undefined : eq(approval.sessionId, filter.sessionId),
+  );
+}
 
 export function createApprovalsRepository(ctx: StoreContext): ApprovalsRepository {
   const { db } = ctx;
@@ -56,12 +83,7 @@ export function createApprovalsRepository(ctx: StoreContext): ApprovalsRepositor
     resolve(id, resolution) {
       const result = db
         .update(approvals)
-        .set({
-          status: resolution.approved ? "approved" : "denied",
-          resolvedBy: resolution.by,
-          reason: resolution.reason ?? null,
-          resolvedAt: ctx.now(),
-        })
+        .set(resolvedFields(resolution, ctx.now()))
         .where(and(eq(approvals.id, id), eq(approvals.status, "pending")))
         .run();
       return result.changes === 1;
@@ -81,14 +103,7 @@ export function createApprovalsRepository(ctx: StoreContext): ApprovalsRepositor
         .select(getTableColumns(approvals))
         .from(approvals)
         .innerJoin(sessions, eq(sessions.id, approvals.sessionId))
-        .where(
-          and(
-            eq(approvals.status, "pending"),
-            ne(sessions.status, "deleted"),
-            filter.principal === undefined ? undefined : ownedBy({ type: sessions.principalType, id: sessions.principalId }, filter.principal),
-            filter.sessionId === undefined ? undefined : eq(approvals.sessionId, filter.sessionId),
-          ),
-        )
+        .where(pendingWhere(approvals, sessions, filter))
         .orderBy(approvals.createdAt, approvals.id)
         .all()
         .map(toRow);

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, type Column, desc, eq, getTableColumns, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
@@ -16,6 +16,14 @@ export interface ArtifactInput {
   sessionId?: string | null;
 }
 
+export interface ArtifactListFilter {
+  kind?: string;
+  key?: string;
+  limit?: number;
+  /** Only records this principal owns or nobody owns. */
+  visibleTo?: Principal;
+}
+
 export interface ArtifactsRepository {
   /**
    * Creates the record, or updates the one of the same owner (the tagging
@@ -25,41 +33,59 @@ export interface ArtifactsRepository {
   upsert(input: ArtifactInput): ArtifactRow;
   get(id: string): ArtifactRow | undefined;
   /** Most recently updated first; with `visibleTo`, only records that principal owns or nobody owns. */
-  list(filter?: { kind?: string; key?: string; limit?: number; visibleTo?: Principal }): ArtifactRow[];
+  list(filter?: ArtifactListFilter): ArtifactRow[];
   contents(id: string): ArtifactContents | undefined;
   delete(id: string): boolean;
   /** Deletes the oldest-updated records beyond the newest `max`; returns how many went. */
   evictBeyond(max: number): number;
 }
 
-const DEFAULT_LIMIT = 100;
+export const DEFAULT_LIMIT = 100;
 
 /** The columns of the `artifacts_owner_kind_key` unique index (schema.ts), as the upsert names its conflict target. */
 const ownerKindKey = [artifacts.kind, artifacts.key, sql`coalesce(${artifacts.ownerType}, '')`, sql`coalesce(${artifacts.ownerId}, '')`];
 
-// Every column but the contents, which may be large and are read on demand.
-const recordColumns = {
-  id: artifacts.id,
-  kind: artifacts.kind,
-  key: artifacts.key,
-  title: artifacts.title,
-  data: artifacts.data,
-  contentType: artifacts.contentType,
-  size: sql<number | null>`length(${artifacts.contents})`,
-  sessionId: artifacts.sessionId,
-  ownerType: artifacts.ownerType,
-  ownerId: artifacts.ownerId,
-  createdAt: artifacts.createdAt,
-  updatedAt: artifacts.updatedAt,
-};
+/** Every column of either dialect's table but the contents, which may be large and are read on demand. */
+export function recordColumnsOf<T extends { contents: Column }>({ contents, ...columns }: T) {
+  // length() of a blob (SQLite) or a bytea (Postgres) is its size in bytes.
+  return { ...columns, size: sql<number | null>`length(${contents})` };
+}
+
+const recordColumns = recordColumnsOf(getTableColumns(artifacts));
 
 type Selected = Omit<ArtifactRow, "owner"> & { ownerType: Principal["type"] | null; ownerId: string | null };
 
-const toRow = ({ ownerType, ownerId, ...r }: Selected): ArtifactRow => ({
+export const toRow = ({ ownerType, ownerId, ...r }: Selected): ArtifactRow => ({
   ...r,
   data: r.data ?? null,
   owner: ownerType && ownerId ? { type: ownerType, id: ownerId } : null,
 });
+
+/** A list's filter, the same SQL on both dialects (either dialect's table). */
+export function listWhere(
+  columns: { kind: Column; key: Column; ownerType: Column; ownerId: Column },
+  filter: ArtifactListFilter,
+): SQL | undefined {
+  return and(
+    filter.kind === undefined ? undefined : eq(columns.kind, filter.kind),
+    filter.key === undefined ? undefined : eq(columns.key, filter.key),
+    filter.visibleTo === undefined ? undefined : or(isNull(columns.ownerId), ownedBy({ type: columns.ownerType, id: columns.ownerId }, filter.visibleTo)),
+  );
+}
+
+/** What an upsert writes on insert and on update alike. */
+export function artifactFields(input: ArtifactInput, owner: Principal | undefined, now: string) {
+  return {
+    title: input.title,
+    data: input.data ?? null,
+    contents: toBuffer(input.contents),
+    contentType: input.contentType ?? null,
+    sessionId: input.sessionId ?? null,
+    ownerType: owner?.type ?? null,
+    ownerId: owner?.id ?? null,
+    updatedAt: now,
+  };
+}
 
 function toBuffer(contents: string | Uint8Array | null | undefined): Buffer | null {
   if (contents == null) return null;
@@ -75,16 +101,7 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
       const owner = input.sessionId
         ? db.select({ type: sessions.principalType, id: sessions.principalId }).from(sessions).where(eq(sessions.id, input.sessionId)).get()
         : undefined;
-      const fields = {
-        title: input.title,
-        data: input.data ?? null,
-        contents: toBuffer(input.contents),
-        contentType: input.contentType ?? null,
-        sessionId: input.sessionId ?? null,
-        ownerType: owner?.type ?? null,
-        ownerId: owner?.id ?? null,
-        updatedAt: now,
-      };
+      const fields = artifactFields(input, owner, now);
       const [row] = db
         .insert(artifacts)
         .values({ id: `art_${ulid()}`, kind: input.kind, key: input.key, createdAt: now, ...fields })
@@ -103,15 +120,7 @@ export function createArtifactsRepository(ctx: StoreContext): ArtifactsRepositor
       return db
         .select(recordColumns)
         .from(artifacts)
-        .where(
-          and(
-            filter.kind === undefined ? undefined : eq(artifacts.kind, filter.kind),
-            filter.key === undefined ? undefined : eq(artifacts.key, filter.key),
-            filter.visibleTo === undefined
-              ? undefined
-              : or(isNull(artifacts.ownerId), ownedBy({ type: artifacts.ownerType, id: artifacts.ownerId }, filter.visibleTo)),
-          ),
-        )
+        .where(listWhere(artifacts, filter))
         .orderBy(desc(artifacts.updatedAt), desc(artifacts.id))
         .limit(filter.limit ?? DEFAULT_LIMIT)
         .all()

@@ -27,13 +27,13 @@ export interface EvalRunsRepository {
   listCases(runId: string): EvalCaseRow[];
 }
 
-const DEFAULT_LIMIT = 100;
+export const DEFAULT_LIMIT = 100;
 
 type StoredRun = typeof evalRuns.$inferSelect;
 type StoredCase = typeof evalCases.$inferSelect;
 
-const toRun = (r: StoredRun): EvalRunRow => ({ ...r, summary: (r.summary as JsonValue | null) ?? null });
-const toCase = (r: StoredCase): EvalCaseRow => ({ ...r, assertions: (r.assertions as JsonValue | null) ?? null });
+export const toRun = (r: StoredRun): EvalRunRow => ({ ...r, summary: (r.summary as JsonValue | null) ?? null });
+export const toCase = (r: StoredCase): EvalCaseRow => ({ ...r, assertions: (r.assertions as JsonValue | null) ?? null });
 
 export function createEvalRunsRepository(ctx: StoreContext): EvalRunsRepository {
   const { db } = ctx;

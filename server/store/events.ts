@@ -48,7 +48,7 @@ export interface EventsRepository {
 /** How many of the last stored events `repairRecentTraces` looks at: a crash can only have cut those short. */
 export const RECENT_EVENTS_CHECKED = 500;
 
-const DEFAULT_BATCH = 1000;
+export const DEFAULT_BATCH = 1000;
 
 /** NDJSON text of consecutive events, and the index of the last one. */
 export interface NdjsonBatch {
@@ -57,10 +57,10 @@ export interface NdjsonBatch {
 }
 
 type Stored = typeof events.$inferSelect;
-type RawRow = [idx: number, type: string, turnId: string | null, at: string, data: string];
+export type RawRow = [idx: number, type: string, turnId: string | null, at: string, data: string];
 
 /** Key order matches JSON.stringify of a live event: type, index, sessionId, turnId?, at, data. */
-function rowsToNdjson(sessionJson: string, rows: readonly RawRow[]): string {
+export function rowsToNdjson(sessionJson: string, rows: readonly RawRow[]): string {
   let text = "";
   for (const [idx, type, turnId, at, data] of rows) {
     const turn = turnId === null ? "" : `"turnId":${JSON.stringify(turnId)},`;
@@ -69,7 +69,7 @@ function rowsToNdjson(sessionJson: string, rows: readonly RawRow[]): string {
   return text;
 }
 
-function toEvent(r: Stored): AnyBdkEvent {
+export function toEvent(r: Stored): AnyBdkEvent {
   const event: BdkEvent = r.turnId
     ? { type: r.type as BdkEvent["type"], index: r.idx, sessionId: r.sessionId, turnId: r.turnId, at: r.at, data: r.data as never }
     : { type: r.type as BdkEvent["type"], index: r.idx, sessionId: r.sessionId, at: r.at, data: r.data as never };

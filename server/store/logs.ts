@@ -12,7 +12,7 @@ export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"
 export const LOG_RETENTION: Readonly<Record<LogLevel, number>> = { debug: 2_000, info: 5_000, warn: 5_000, error: 5_000 };
 
 /** Pruning deletes in batches: a level is trimmed once it is this far over its cap. */
-const PRUNE_SLACK = 200;
+export const PRUNE_SLACK = 200;
 
 export interface LogQuery {
   /** Lines at or after this ISO time. */
@@ -29,11 +29,11 @@ export interface LogsRepository {
   list(query?: LogQuery): LogRow[];
 }
 
-const DEFAULT_LIMIT = 200;
+export const DEFAULT_LIMIT = 200;
 
 type Stored = typeof logs.$inferSelect;
 
-const toRow = (r: Stored): LogRow => ({ ...r, data: (r.data as Record<string, unknown> | null) ?? null });
+export const toRow = (r: Stored): LogRow => ({ ...r, data: (r.data as Record<string, unknown> | null) ?? null });
 
 export function createLogsRepository(ctx: StoreContext, retention: Readonly<Record<LogLevel, number>> = LOG_RETENTION): LogsRepository {
   const { db } = ctx;

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, type Column, desc, eq, ne, type SQL } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
@@ -38,7 +38,7 @@ export interface MemoryRepository {
 
 type Stored = typeof memoryNotes.$inferSelect;
 
-const toNote = (row: Stored): MemoryNote => ({
+export const toNote = (row: Stored): MemoryNote => ({
   id: row.id,
   scope: row.scope,
   sessionId: row.sessionId,
@@ -48,26 +48,36 @@ const toNote = (row: Stored): MemoryNote => ({
   createdAt: row.createdAt,
 });
 
+/** A scope's notes, leaving out one session's, the same SQL on both dialects. */
+export function recentWhere(
+  columns: { agent: Column; scope: Column; sessionId: Column },
+  agent: string,
+  scope: string,
+  exceptSessionId: string | undefined,
+): SQL | undefined {
+  return and(eq(columns.agent, agent), eq(columns.scope, scope), exceptSessionId === undefined ? undefined : ne(columns.sessionId, exceptSessionId));
+}
+
+export function noteValues(agent: string, input: MemoryNoteInput, now: string): Stored {
+  return {
+    id: `mem_${ulid()}`,
+    agent,
+    scope: input.scope,
+    sessionId: input.sessionId,
+    turnId: input.turnId,
+    principalType: input.principal.type,
+    principalId: input.principal.id,
+    note: input.note,
+    createdAt: now,
+  };
+}
+
 export function createMemoryRepository(ctx: StoreContext): MemoryRepository {
   const { db } = ctx;
   const ofPrincipal = (principal: Principal) => ownedBy({ type: memoryNotes.principalType, id: memoryNotes.principalId }, principal);
   return {
     add(agent, input) {
-      const row = db
-        .insert(memoryNotes)
-        .values({
-          id: `mem_${ulid()}`,
-          agent,
-          scope: input.scope,
-          sessionId: input.sessionId,
-          turnId: input.turnId,
-          principalType: input.principal.type,
-          principalId: input.principal.id,
-          note: input.note,
-          createdAt: ctx.now(),
-        })
-        .returning()
-        .get();
+      const row = db.insert(memoryNotes).values(noteValues(agent, input, ctx.now())).returning().get();
       return toNote(row);
     },
 
@@ -75,13 +85,7 @@ export function createMemoryRepository(ctx: StoreContext): MemoryRepository {
       return db
         .select()
         .from(memoryNotes)
-        .where(
-          and(
-            eq(memoryNotes.agent, agent),
-            eq(memoryNotes.scope, scope),
-            options.exceptSessionId === undefined ? undefined : ne(memoryNotes.sessionId, options.exceptSessionId),
-          ),
-        )
+        .where(recentWhere(memoryNotes, agent, scope, options.exceptSessionId))
         .orderBy(desc(memoryNotes.createdAt), desc(memoryNotes.id))
         .limit(options.limit)
         .all()

@@ -21,7 +21,8 @@ interface ChainTail {
 }
 const MAX_CHAINS = 512;
 
-interface StoredRow {
+/** A stored row as the chain query reads it (column names as in the table). */
+export type StoredRow = {
   turn_id: string;
   scope: string;
   step: number;
@@ -31,7 +32,7 @@ interface StoredRow {
   tools: string | null;
   request: string;
   response: string;
-}
+};
 
 /** A stored request: the first `base` messages of the chain's previous row, then `messages`. */
 interface StoredRequest {
@@ -40,9 +41,81 @@ interface StoredRequest {
   params: ModelCall["request"]["params"];
 }
 
+/** A step's row as both dialects store it: the system prompt and tools only when they changed along the chain. */
+export interface EncodedModelCall {
+  step: number;
+  startedAt: string;
+  durationMs: number;
+  system: string | null;
+  tools: string | null;
+  request: string;
+  response: string;
+}
+
+/**
+ * The last row written per chain (session and scope), so each new row stores
+ * only what changed: shared by both dialects' repositories.
+ */
+export class ModelCallChains {
+  private readonly tails = new Map<string, ChainTail>();
+
+  /** The row to store for `record`; `stored()` once it is written (a row not written must not become the chain's base). */
+  encode(sessionId: string, scope: string, record: ModelStepRecord): { row: EncodedModelCall; stored: () => void } {
+    const chain = `${sessionId}\0${scope}`;
+    const previous = this.tails.get(chain);
+    const system = bounded(record.request.system) as string;
+    const tools = toolsJson(record.request.tools);
+    const messages = record.request.messages.map(messageJson);
+    let base = 0;
+    if (previous) while (base < previous.messages.length && base < messages.length && previous.messages[base] === messages[base]) base++;
+    const row: EncodedModelCall = {
+      step: record.step,
+      startedAt: record.startedAt,
+      durationMs: record.durationMs,
+      system: previous?.system === system ? null : system,
+      tools: previous?.tools === tools ? null : tools,
+      request: `{"base":${base},"messages":[${messages.slice(base).join(",")}],"params":${stringify(record.request.params)}}`,
+      response: stringify(record.response),
+    };
+    const stored = () => {
+      this.tails.delete(chain);
+      this.tails.set(chain, { system, tools, messages });
+      if (this.tails.size > MAX_CHAINS) this.tails.delete(this.tails.keys().next().value!);
+    };
+    return { row, stored };
+  }
+}
+
+/** The rows of a turn's chains (its own and its subagents', in the order written) folded back into whole requests; only `turnId`'s are returned. */
+export function foldChains(rows: Iterable<StoredRow>, turnId: string): ModelCall[] {
+  const calls: ModelCall[] = [];
+  const folded = new Map<string, { system: string; tools: OfferedTool[]; messages: unknown[] }>();
+  for (const row of rows) {
+    const request = JSON.parse(row.request) as StoredRequest;
+    const previous = folded.get(row.scope);
+    const state = {
+      system: row.system ?? previous?.system ?? "",
+      tools: row.tools === null ? (previous?.tools ?? []) : (JSON.parse(row.tools) as OfferedTool[]),
+      messages: [...(previous?.messages.slice(0, request.base) ?? []), ...request.messages],
+    };
+    folded.set(row.scope, state);
+    if (row.turn_id !== turnId) continue;
+    calls.push({
+      turnId,
+      scope: row.scope,
+      step: row.step,
+      startedAt: row.started_at,
+      durationMs: row.duration_ms,
+      request: { system: state.system, messages: state.messages, tools: state.tools, params: request.params },
+      response: JSON.parse(row.response) as ModelCall["response"],
+    });
+  }
+  return calls;
+}
+
 export function createModelCallsRepository(ctx: StoreContext): ModelCallsRepository {
   const { sqlite } = ctx;
-  const tails = new Map<string, ChainTail>();
+  const chains = new ModelCallChains();
   const insert = sqlite.prepare(
     `INSERT INTO model_calls (session_id, turn_id, scope, step, started_at, duration_ms, system, tools, request, response)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -57,57 +130,16 @@ export function createModelCallsRepository(ctx: StoreContext): ModelCallsReposit
 
   return {
     append(sessionId, turnId, scope, record) {
-      const chain = `${sessionId}\0${scope}`;
-      const previous = tails.get(chain);
-      const system = bounded(record.request.system) as string;
-      const tools = toolsJson(record.request.tools);
-      const messages = record.request.messages.map(messageJson);
-      let base = 0;
-      if (previous) while (base < previous.messages.length && base < messages.length && previous.messages[base] === messages[base]) base++;
-      const request = `{"base":${base},"messages":[${messages.slice(base).join(",")}],"params":${stringify(record.request.params)}}`;
-      const changes = insert.run(
-        sessionId,
-        turnId,
-        scope,
-        record.step,
-        record.startedAt,
-        record.durationMs,
-        previous?.system === system ? null : system,
-        previous?.tools === tools ? null : tools,
-        request,
-        stringify(record.response),
-      ).changes;
+      const { row, stored } = chains.encode(sessionId, scope, record);
+      const { step, startedAt, durationMs, system, tools, request, response } = row;
+      const changes = insert.run(sessionId, turnId, scope, step, startedAt, durationMs, system, tools, request, response).changes;
       if (changes !== 1) return false;
-      tails.delete(chain);
-      tails.set(chain, { system, tools, messages });
-      if (tails.size > MAX_CHAINS) tails.delete(tails.keys().next().value!);
+      stored();
       return true;
     },
 
     ofTurn(sessionId, turnId) {
-      const calls: ModelCall[] = [];
-      const folded = new Map<string, { system: string; tools: OfferedTool[]; messages: unknown[] }>();
-      for (const row of chainRows.all({ session: sessionId, turn: turnId })) {
-        const request = JSON.parse(row.request) as StoredRequest;
-        const previous = folded.get(row.scope);
-        const state = {
-          system: row.system ?? previous?.system ?? "",
-          tools: row.tools === null ? (previous?.tools ?? []) : (JSON.parse(row.tools) as OfferedTool[]),
-          messages: [...(previous?.messages.slice(0, request.base) ?? []), ...request.messages],
-        };
-        folded.set(row.scope, state);
-        if (row.turn_id !== turnId) continue;
-        calls.push({
-          turnId,
-          scope: row.scope,
-          step: row.step,
-          startedAt: row.started_at,
-          durationMs: row.duration_ms,
-          request: { system: state.system, messages: state.messages, tools: state.tools, params: request.params },
-          response: JSON.parse(row.response) as ModelCall["response"],
-        });
-      }
-      return calls;
+      return foldChains(chainRows.all({ session: sessionId, turn: turnId }), turnId);
     },
   };
 }

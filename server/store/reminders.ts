@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { ulid } from "../protocol/ids.ts";
 import type { StoreContext } from "./context.ts";
 import { reminders } from "./schema.ts";
@@ -19,30 +19,36 @@ export interface RemindersRepository {
   /** Soonest `nextFireAt` first. */
   list(filter?: { status?: ReminderStatus }): ReminderRow[];
   update(id: string, patch: ReminderPatch): ReminderRow | undefined;
+  /**
+   * Fires once across every process and node: moves the reminder on
+   * (`patch`) only while it is still armed for `dueAt`; the one caller that
+   * gets the row back fires it, everyone else gets undefined.
+   */
+  claim(id: string, dueAt: string, patch: ReminderPatch): ReminderRow | undefined;
   delete(id: string): boolean;
 }
 
 type Stored = typeof reminders.$inferSelect;
 
-const toRow = (r: Stored): ReminderRow => ({ ...r, spec: r.spec as JsonValue });
+export const toRow = (r: Stored): ReminderRow => ({ ...r, spec: r.spec as JsonValue });
+
+export function reminderValues(input: ReminderCreate, now: string): Stored {
+  return {
+    id: input.id ?? `rem_${ulid()}`,
+    spec: input.spec,
+    nextFireAt: input.nextFireAt,
+    status: input.status ?? "armed",
+    lastFiredAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
 
 export function createRemindersRepository(ctx: StoreContext): RemindersRepository {
   const { db } = ctx;
   return {
     create(input) {
-      const now = ctx.now();
-      const [row] = db
-        .insert(reminders)
-        .values({
-          id: input.id ?? `rem_${ulid()}`,
-          spec: input.spec,
-          nextFireAt: input.nextFireAt,
-          status: input.status ?? "armed",
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()
-        .all();
+      const [row] = db.insert(reminders).values(reminderValues(input, ctx.now())).returning().all();
       return toRow(row);
     },
 
@@ -66,6 +72,16 @@ export function createRemindersRepository(ctx: StoreContext): RemindersRepositor
         .update(reminders)
         .set({ ...patch, updatedAt: ctx.now() })
         .where(eq(reminders.id, id))
+        .returning()
+        .all();
+      return row && toRow(row);
+    },
+
+    claim(id, dueAt, patch) {
+      const [row] = db
+        .update(reminders)
+        .set({ ...patch, updatedAt: ctx.now() })
+        .where(and(eq(reminders.id, id), eq(reminders.status, "armed"), eq(reminders.nextFireAt, dueAt)))
         .returning()
         .all();
       return row && toRow(row);

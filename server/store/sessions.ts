@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, type Column, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { BdkError } from "../protocol/errors.ts";
 import { ZERO_USAGE, type Principal, type SessionMode, type TokenUsage } from "../protocol/events.ts";
 import { newSessionId } from "../protocol/ids.ts";
@@ -71,7 +71,8 @@ const MAX_PAGE = 500;
 
 type Stored = typeof sessions.$inferSelect;
 
-function toRow(r: Stored): SessionRow {
+/** A stored row as the plain row (both dialects store the same columns). */
+export function toRow(r: Stored): SessionRow {
   return {
     id: r.id,
     agent: r.agent,
@@ -133,39 +134,11 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
 
   return {
     create(input) {
-      const id = input.id ?? newSessionId();
-      if (!isFileSafeId(id)) throw new BdkError("invalid_request", `Invalid session id: ${id}`);
-      const now = ctx.now();
+      const values = sessionValues(input, ctx.now());
       try {
-        const row = insert({
-            id,
-            agent: input.agent ?? null,
-            title: input.title ?? null,
-            mode: input.mode,
-            status: input.status ?? "idle",
-            channel: input.channel,
-            principalType: input.principal.type,
-            principalId: input.principal.id,
-            continuationToken: input.continuationToken ?? null,
-            channelState: input.channelState ?? null,
-            purpose: input.purpose ?? null,
-            dryRun: input.dryRun ?? false,
-            botVersion: input.botVersion ?? null,
-            createdAt: input.createdAt ?? now,
-            updatedAt: input.updatedAt ?? input.createdAt ?? now,
-            usage: ZERO_USAGE,
-            workspaceDir: input.workspaceDir ?? null,
-            parentId: input.fork?.parentId ?? null,
-            forkedAt: input.fork?.forkedAt ?? null,
-            overrides: input.fork?.overrides ?? null,
-          });
-        return toRow(row);
+        return toRow(insert(values));
       } catch (error) {
-        if (sqliteErrorCode(error) === "SQLITE_CONSTRAINT_UNIQUE" && input.continuationToken != null) {
-          throw new BdkError("invalid_request", `Channel ${input.channel} already has a session for this token.`, {
-            conflict: "continuation_token",
-          });
-        }
+        if (sqliteErrorCode(error) === "SQLITE_CONSTRAINT_UNIQUE") throwIfTokenTaken(input);
         throw error;
       }
     },
@@ -190,29 +163,15 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
     },
 
     list(query = {}) {
-      const limit = Math.min(Math.max(1, Math.floor(query.limit ?? DEFAULT_PAGE)), MAX_PAGE);
-      const filters: (SQL | undefined)[] = [visible];
-      if (query.principal !== undefined) filters.push(ownedBy({ type: sessions.principalType, id: sessions.principalId }, query.principal));
-      if (query.q) {
-        const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        filters.push(sql`(${sessions.title} LIKE ${pattern} ESCAPE '\\' OR ${sessions.id} LIKE ${pattern} ESCAPE '\\')`);
-      }
-      if (query.cursor) {
-        const [createdAt, id] = decodeCursor(query.cursor);
-        filters.push(
-          or(sql`${sessions.createdAt} < ${createdAt}`, and(eq(sessions.createdAt, createdAt), sql`${sessions.id} < ${id}`)),
-        );
-      }
+      const limit = pageLimit(query);
       const rows = db
         .select()
         .from(sessions)
-        .where(and(...filters))
+        .where(and(visible, ...listFilters(sessions, query)))
         .orderBy(desc(sessions.createdAt), desc(sessions.id))
         .limit(limit + 1)
         .all();
-      const page = rows.slice(0, limit).map(toRow);
-      const last = page[page.length - 1];
-      return { sessions: page, nextCursor: rows.length > limit ? encodeCursor(last.createdAt, last.id) : null };
+      return toPage(rows, limit);
     },
 
     listByStatus(status) {
@@ -251,6 +210,78 @@ export function createSessionsRepository(ctx: StoreContext): SessionsRepository 
       return result.changes === 1;
     },
   };
+}
+
+/** The row a create stores, before the dialect's insert. */
+export function sessionValues(input: SessionCreate, now: string) {
+  const id = input.id ?? newSessionId();
+  if (!isFileSafeId(id)) throw new BdkError("invalid_request", `Invalid session id: ${id}`);
+  return {
+    id,
+    agent: input.agent ?? null,
+    title: input.title ?? null,
+    mode: input.mode,
+    status: input.status ?? "idle",
+    channel: input.channel,
+    principalType: input.principal.type,
+    principalId: input.principal.id,
+    continuationToken: input.continuationToken ?? null,
+    channelState: input.channelState ?? null,
+    purpose: input.purpose ?? null,
+    dryRun: input.dryRun ?? false,
+    botVersion: input.botVersion ?? null,
+    createdAt: input.createdAt ?? now,
+    updatedAt: input.updatedAt ?? input.createdAt ?? now,
+    usage: ZERO_USAGE,
+    workspaceDir: input.workspaceDir ?? null,
+    parentId: input.fork?.parentId ?? null,
+    forkedAt: input.fork?.forkedAt ?? null,
+    overrides: input.fork?.overrides ?? null,
+  };
+}
+
+/** A unique violation on create: the channel's continuation token is taken (the only unique key a caller chooses besides the id). */
+export function throwIfTokenTaken(input: SessionCreate): void {
+  if (input.continuationToken == null) return;
+  throw new BdkError("invalid_request", `Channel ${input.channel} already has a session for this token.`, {
+    conflict: "continuation_token",
+  });
+}
+
+export function pageLimit(query: SessionListQuery): number {
+  return Math.min(Math.max(1, Math.floor(query.limit ?? DEFAULT_PAGE)), MAX_PAGE);
+}
+
+/** The columns a session list filters on, of either dialect's table (drizzle's SQL is dialect-free). */
+interface ListColumns {
+  id: Column;
+  title: Column;
+  createdAt: Column;
+  principalType: Column;
+  principalId: Column;
+}
+
+/** A list query's filters besides visibility (principal, text, cursor), the same SQL on both dialects. */
+export function listFilters(columns: ListColumns, query: SessionListQuery): (SQL | undefined)[] {
+  const filters: (SQL | undefined)[] = [];
+  if (query.principal !== undefined) filters.push(ownedBy({ type: columns.principalType, id: columns.principalId }, query.principal));
+  if (query.q) {
+    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // lower(): LIKE is case-insensitive for ASCII on SQLite, case-sensitive on Postgres.
+    filters.push(sql`(lower(${columns.title}) LIKE lower(${pattern}) ESCAPE '\\' OR lower(${columns.id}) LIKE lower(${pattern}) ESCAPE '\\')`);
+  }
+  if (query.cursor) {
+    const [createdAt, id] = decodeCursor(query.cursor);
+    filters.push(or(sql`${columns.createdAt} < ${createdAt}`, and(eq(columns.createdAt, createdAt), sql`${columns.id} < ${id}`)));
+  }
+  return filters;
+}
+
+/** One more row than the page was asked for: whether there is a next page. */
+export function toPage(rows: readonly Stored[], limit: number): SessionPage {
+  const page = rows.slice(0, limit).map(toRow);
+  const last = page[page.length - 1];
+  return { sessions: page, nextCursor: rows.length > limit ? encodeCursor(last.createdAt, last.id) : null };
 }
 
 function encodeCursor(createdAt: string, id: string): string {

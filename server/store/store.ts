@@ -79,6 +79,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     toolCalls: createToolCallsRepository(ctx),
     modelCalls: createModelCallsRepository(ctx),
     transaction: tx.transaction,
+    transactionAsync: tx.transactionAsync,
     afterCommit: tx.afterCommit,
     close() {
       leases.close();

@@ -1,7 +1,7 @@
-import { and, eq, getTableColumns, ne, sql } from "drizzle-orm";
+import { and, type Column, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../protocol/events.ts";
 import type { StoreContext } from "./context.ts";
-import { ownedBy } from "./owned-by.ts";
+import { visibleOf } from "./owned-by.ts";
 import { sessions, toolCalls } from "./schema.ts";
 import type { ToolCallOutcome, ToolCallRow } from "./types.ts";
 
@@ -36,7 +36,16 @@ export interface ToolCallsRepository {
 
 type Stored = typeof toolCalls.$inferSelect;
 
-const toRow = (r: Stored): ToolCallRow => ({ ...r, input: r.input ?? null, outcome: (r.outcome as ToolCallOutcome | null) ?? null });
+export const toRow = (r: Stored): ToolCallRow => ({ ...r, input: r.input ?? null, outcome: (r.outcome as ToolCallOutcome | null) ?? null });
+
+/** Write calls in doubt of visible sessions (joined), the same SQL on both dialects. */
+export function inDoubtWritesWhere(
+  call: { status: Column; effect: Column },
+  session: { status: Column; principalType: Column; principalId: Column },
+  principal: Principal | undefined,
+): SQL | undefined {
+  return and(eq(call.status, "in_doubt"), eq(call.effect, "write"), visibleOf(session, principal));
+}
 
 export function createToolCallsRepository(ctx: StoreContext): ToolCallsRepository {
   const { db, sqlite } = ctx;
@@ -99,14 +108,7 @@ export function createToolCallsRepository(ctx: StoreContext): ToolCallsRepositor
         .select(getTableColumns(toolCalls))
         .from(toolCalls)
         .innerJoin(sessions, eq(sessions.id, toolCalls.sessionId))
-        .where(
-          and(
-            eq(toolCalls.status, "in_doubt"),
-            eq(toolCalls.effect, "write"),
-            ne(sessions.status, "deleted"),
-            filter.principal === undefined ? undefined : ownedBy({ type: sessions.principalType, id: sessions.principalId }, filter.principal),
-          ),
-        )
+        .where(inDoubtWritesWhere(toolCalls, sessions, filter.principal))
         .orderBy(toolCalls.startedAt, toolCalls.toolCallId)
         .all()
         .map(toRow);

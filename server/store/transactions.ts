@@ -11,6 +11,13 @@ import type Database from "better-sqlite3";
 export interface Transactions {
   /** Runs `work` in one write transaction (BEGIN IMMEDIATE); a nested call joins the outer one. */
   transaction<T>(work: () => T): T;
+  /**
+   * Runs asynchronous `work` in one write transaction (the async store
+   * contract's). One at a time: the next waits for the last to settle.
+   * Whatever else the process writes while `work` awaits joins this
+   * transaction (one connection), so `work` should await only the store.
+   */
+  transactionAsync<T>(work: () => Promise<T>): Promise<T>;
   /** Runs `effect` once the current transaction commits (at once when there is none); dropped on rollback. */
   afterCommit(effect: () => void): void;
 }
@@ -18,6 +25,26 @@ export interface Transactions {
 export function createTransactions(sqlite: Database.Database): Transactions {
   /** One list of effects per open transaction level, innermost last. */
   const levels: Array<Array<() => void>> = [];
+  let previous: Promise<unknown> = Promise.resolve();
+
+  const runAsync = async <T>(work: () => Promise<T>): Promise<T> => {
+    const effects: Array<() => void> = [];
+    levels.push(effects);
+    sqlite.exec("BEGIN IMMEDIATE");
+    let result: T;
+    try {
+      result = await work();
+      sqlite.exec("COMMIT");
+    } catch (error) {
+      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+      throw error;
+    } finally {
+      levels.splice(levels.indexOf(effects), 1);
+    }
+    for (const effect of effects) effect();
+    return result;
+  };
+
   return {
     transaction<T>(work: () => T): T {
       const effects: Array<() => void> = [];
@@ -33,6 +60,12 @@ export function createTransactions(sqlite: Database.Database): Transactions {
       if (outer) outer.push(...effects);
       else for (const effect of effects) effect();
       return result;
+    },
+
+    transactionAsync(work) {
+      const settled = previous.then(() => runAsync(work));
+      previous = settled.catch(() => undefined);
+      return settled;
     },
 
     afterCommit(effect) {

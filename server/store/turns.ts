@@ -32,11 +32,24 @@ export interface TurnsRepository {
 
 type Stored = typeof turns.$inferSelect;
 
-const toRow = (r: Stored): TurnRow => ({
+export const toRow = (r: Stored): TurnRow => ({
   ...r,
   workspaceFiles: (r.workspaceFiles as Record<string, string> | null) ?? null,
   usage: (r.usage as TokenUsage | null) ?? null,
 });
+
+export function turnValues(input: TurnCreate, now: string) {
+  return {
+    id: input.id ?? newTurnId(),
+    sessionId: input.sessionId,
+    status: input.status ?? "queued",
+    message: input.message,
+    workspaceFiles: input.workspaceFiles ?? null,
+    botVersion: input.botVersion ?? null,
+    model: input.model ?? null,
+    createdAt: input.createdAt ?? now,
+  };
+}
 
 export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
   const { db } = ctx;
@@ -44,18 +57,7 @@ export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
   const updateRow = preparedUpdates<Stored>(db, turns, turns.id);
   return {
     create(input) {
-      return toRow(
-        insert({
-          id: input.id ?? newTurnId(),
-          sessionId: input.sessionId,
-          status: input.status ?? "queued",
-          message: input.message,
-          workspaceFiles: input.workspaceFiles ?? null,
-          botVersion: input.botVersion ?? null,
-          model: input.model ?? null,
-          createdAt: input.createdAt ?? ctx.now(),
-        }),
-      );
+      return toRow(insert(turnValues(input, ctx.now())));
     },
 
     get(id) {

@@ -16,7 +16,9 @@ const SCRIPT = path.join(KIT_DIR, "scripts", "postgres.sh");
 export interface TestDatabase {
   /** A connection string to a database of its own. */
   url: string;
-  /** Drops the database (and stops the cluster when this file started it). */
+  /** Another empty database on the same cluster (a test that wants a store of its own); dropped with the first. */
+  fresh(): Promise<string>;
+  /** Drops the databases (and stops the cluster when this file started it). */
   drop(): Promise<void>;
 }
 
@@ -29,31 +31,39 @@ export async function testDatabase(): Promise<TestDatabase> {
     clusterUrl = vars.DATABASE_URL;
     ownCluster = vars.BDK_PG_DIR;
   }
-  const name = `bdk_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: clusterUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(clusterUrl!);
-  url.pathname = `/${name}`;
+  const names: string[] = [];
+  const create = async (): Promise<string> => {
+    const name = `bdk_test_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: clusterUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await admin.end();
+    }
+    names.push(name);
+    const url = new URL(clusterUrl!);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
   return {
-    url: url.toString(),
+    url: await create(),
+    fresh: create,
     async drop() {
       const client = new pg.Client({ connectionString: clusterUrl });
       await client.connect();
       try {
         // Not WITH (FORCE): a pool's end() resolves before its connections have closed, and a
         // connection killed while closing is an uncaught error in the test. Wait for them instead.
-        for (;;) {
-          try {
-            await client.query(`DROP DATABASE IF EXISTS ${name}`);
-            break;
-          } catch (error) {
-            if ((error as { code?: string }).code !== "55006") throw error;
-            await new Promise((resolve) => setTimeout(resolve, 50));
+        for (const name of names) {
+          for (;;) {
+            try {
+              await client.query(`DROP DATABASE IF EXISTS ${name}`);
+              break;
+            } catch (error) {
+              if ((error as { code?: string }).code !== "55006") throw error;
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            }
           }
         }
       } finally {

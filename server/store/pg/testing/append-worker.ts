@@ -6,17 +6,16 @@
  * Prints `acquired <token>` first and `appended <index>` per event.
  * argv: <databaseUrl> <sessionId> <holder> <ttlMs> <count>
  */
-import pg from "pg";
 import { createPgEventLog, LeaseLostError } from "../event-log.ts";
-import { migrate } from "../schema.ts";
 import { createSessionOwners } from "../session-owners.ts";
+import { openPgStore } from "../store.ts";
 
 const [url, sessionId, holder, ttlMs, count] = process.argv.slice(2);
 const ttl = Number(ttlMs);
 // A node paused mid-append must not hold the session's row lock for ever: the server ends its transaction.
-const pool = new pg.Pool({ connectionString: url, max: 2, idle_in_transaction_session_timeout: 1000 });
+const store = await openPgStore(url, { maxConnections: 2, idleInTransactionMs: 1000 });
+const { pool } = store;
 pool.on("error", (error) => console.log(`pool error: ${error.message}`));
-await migrate(pool);
 const owners = createSessionOwners(pool);
 const log = createPgEventLog(pool);
 
@@ -36,4 +35,4 @@ try {
 } catch (error) {
   console.log(error instanceof LeaseLostError ? `refused: ${error.message}` : `failed: ${(error as Error).message}`);
 }
-await pool.end();
+await store.close();

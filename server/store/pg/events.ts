@@ -1,0 +1,132 @@
+import { and, asc, eq, gte, sql } from "drizzle-orm";
+import { BdkError } from "../../protocol/errors.ts";
+import type { AnyBdkEvent, EventDraft } from "../../protocol/events.ts";
+import type { AsyncRepository } from "../async-store.ts";
+import { DEFAULT_BATCH, type EventsRepository, type RawRow, rowsToNdjson, toEvent } from "../events.ts";
+import type { PgContext } from "./context.ts";
+import type { PgDb } from "./db.ts";
+import { events, sessions } from "./schema.ts";
+
+/**
+ * Stores the drafts at the session's next indexes, on `db` (the pool, or a
+ * transaction's connection). One statement, so one round trip and atomic
+ * without a transaction of its own: it locks the session row (`FOR UPDATE`)
+ * while its head moves, so appends to one session serialise whichever node
+ * sends them (a waiting append re-reads the head once the lock is free):
+ * gap-free.
+ */
+export async function appendEvents(db: PgDb, sessionId: string, drafts: readonly EventDraft[], now: () => string): Promise<AnyBdkEvent[]> {
+  const at = now();
+  // sql.param: an array is one parameter (a Postgres array), not a list.
+  const result = await db.execute<{ first: number }>(sql`
+    WITH head AS (SELECT last_index FROM ${sessions} WHERE id = ${sessionId} FOR UPDATE),
+    stored AS (
+      INSERT INTO ${events} (session_id, idx, type, turn_id, at, data)
+      SELECT ${sessionId}, head.last_index + draft.ord, draft.type, draft.turn_id, ${at}, draft.data
+      FROM head, unnest(${sql.param(drafts.map((d) => d.type))}::text[], ${sql.param(drafts.map((d) => d.turnId ?? null))}::text[], ${sql.param(drafts.map((d) => JSON.stringify(d.data)))}::json[])
+        WITH ORDINALITY AS draft(type, turn_id, data, ord)
+    )
+    UPDATE ${sessions} SET last_index = head.last_index + ${drafts.length}, updated_at = ${at}
+    FROM head WHERE ${sessions.id} = ${sessionId}
+    RETURNING head.last_index + 1 AS first`);
+  const head = result.rows[0];
+  if (!head) throw new BdkError("not_found", `Session ${sessionId} not found.`);
+  return drafts.map((draft, i) =>
+    toEvent({ sessionId, idx: head.first + i, type: draft.type, turnId: draft.turnId ?? null, at, data: draft.data }),
+  );
+}
+
+const rawColumns = { idx: events.idx, type: events.type, turnId: events.turnId, at: events.at, data: sql<string>`${events.data}::text` };
+
+/**
+ * The event log on Postgres. No trace files: every node reads the table,
+ * so there is nothing a crash can cut short and the repairs find nothing.
+ */
+export function createPgEventsRepository(ctx: PgContext): AsyncRepository<EventsRepository> {
+  const { db } = ctx;
+  const lastIndex = async (sessionId: string): Promise<number> => {
+    const [row] = await db.select({ lastIndex: sessions.lastIndex }).from(sessions).where(eq(sessions.id, sessionId));
+    return row?.lastIndex ?? -1;
+  };
+  const resolveFrom = async (sessionId: string, fromIndex: number): Promise<number> =>
+    fromIndex < 0 ? Math.max(0, (await lastIndex(sessionId)) + 1 + fromIndex) : fromIndex;
+  const from = (sessionId: string, fromIndex: number) =>
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.sessionId, sessionId), gte(events.idx, fromIndex)))
+      .orderBy(asc(events.idx));
+  const rawBatch = async (sessionId: string, fromIndex: number, limit: number): Promise<RawRow[]> => {
+    const rows = await db
+      .select(rawColumns)
+      .from(events)
+      .where(and(eq(events.sessionId, sessionId), gte(events.idx, fromIndex)))
+      .orderBy(asc(events.idx))
+      .limit(limit);
+    return rows.map((r) => [r.idx, r.type, r.turnId, r.at, r.data]);
+  };
+
+  return {
+    async append(sessionId, drafts) {
+      return drafts.length === 0 ? [] : appendEvents(db, sessionId, drafts, ctx.now);
+    },
+
+    async list(sessionId, options = {}) {
+      const query = from(sessionId, await resolveFrom(sessionId, options.fromIndex ?? 0));
+      const rows = await (options.limit === undefined ? query : query.limit(options.limit));
+      return rows.map(toEvent);
+    },
+
+    async *iterate(sessionId, fromIndex = 0, batchSize = DEFAULT_BATCH) {
+      let next = await resolveFrom(sessionId, fromIndex);
+      for (;;) {
+        const batch = (await from(sessionId, next).limit(batchSize)).map(toEvent);
+        if (batch.length === 0) return;
+        yield batch;
+        if (batch.length < batchSize) return;
+        next = batch[batch.length - 1].index + 1;
+      }
+    },
+
+    async *iterateNdjson(sessionId, fromIndex = 0, batchSize = DEFAULT_BATCH) {
+      let next = await resolveFrom(sessionId, fromIndex);
+      const sessionJson = JSON.stringify(sessionId);
+      for (;;) {
+        const rows = await rawBatch(sessionId, next, batchSize);
+        if (rows.length === 0) return;
+        const last = rows[rows.length - 1][0];
+        yield { text: rowsToNdjson(sessionJson, rows), lastIndex: last };
+        if (rows.length < batchSize) return;
+        next = last + 1;
+      }
+    },
+
+    lastIndex,
+
+    async hasTurnEvent(sessionId, turnId, type) {
+      const rows = await db
+        .select({ one: sql`1` })
+        .from(events)
+        .where(and(eq(events.sessionId, sessionId), eq(events.turnId, turnId), eq(events.type, type)))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    async turnEvents(sessionId, turnId, type) {
+      const rows = await db
+        .select()
+        .from(events)
+        .where(and(eq(events.sessionId, sessionId), eq(events.turnId, turnId), eq(events.type, type)))
+        .orderBy(asc(events.idx));
+      return rows.map(toEvent) as never;
+    },
+
+    async repairRecentTraces() {
+      return [];
+    },
+
+    async repairTrace() {
+      return [];
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The store on Postgres (issue 16 item 1): every repository of the async
+ * contract over one connection pool, the schema migrated on open. Several
+ * nodes open the same database; what must happen once across them is a
+ * conditional update in the database (approvals, reminder claims, leases)
+ * or the fenced event log (event-log.ts) over the session owner rows.
+ */
+import pg from "pg";
+import type { AsyncRepositories, AsyncStore } from "../async-store.ts";
+import { ModelCallChains } from "../model-calls.ts";
+import type { LogLevel } from "../types.ts";
+import { createPgApprovalsRepository } from "./approvals.ts";
+import { createPgArtifactsRepository } from "./artifacts.ts";
+import type { PgContext } from "./context.ts";
+import { migratePg, pgDb } from "./db.ts";
+import { createPgEvalRunsRepository } from "./eval-runs.ts";
+import { createPgEventsRepository } from "./events.ts";
+import { createPgIdempotencyRepository } from "./idempotency.ts";
+import { createPgKvRepository } from "./kv.ts";
+import { createPgLeasesRepository, nodeHolder } from "./leases.ts";
+import { createPgLogsRepository, type TrimCounts } from "./logs.ts";
+import { createPgMemoryRepository } from "./memory.ts";
+import { createPgModelCallsRepository } from "./model-calls.ts";
+import { createPgRemindersRepository } from "./reminders.ts";
+import { createPgSessionsRepository } from "./sessions.ts";
+import { createPgToolCallsRepository } from "./tool-calls.ts";
+import { inTransaction } from "./transaction.ts";
+import { createPgTurnsRepository } from "./turns.ts";
+
+export interface PgStoreOptions {
+  /** Source of every stored timestamp (tests inject a fake one). Lease expiry of session owners is the database's clock. */
+  clock?: () => Date;
+  /** Log lines kept per level (default LOG_RETENTION). */
+  logRetention?: Readonly<Record<LogLevel, number>>;
+  /** Connections in the pool (default 10). */
+  maxConnections?: number;
+  /**
+   * How long a transaction may sit idle before the server ends it (default
+   * 10 s): a node paused mid-transaction must not hold a session's row lock
+   * for ever (see transaction.ts).
+   */
+  idleInTransactionMs?: number;
+}
+
+export interface PgStore extends AsyncStore {
+  /** The pool, for the fenced event log and session owners (event-log.ts, session-owners.ts). */
+  readonly pool: pg.Pool;
+}
+
+interface Shared {
+  now: () => string;
+  holder: string;
+  sinceTrim: TrimCounts;
+  logRetention?: Readonly<Record<LogLevel, number>>;
+  modelCallChains: ModelCallChains;
+}
+
+function repositories(ctx: PgContext, shared: Shared): AsyncRepositories {
+  return {
+    sessions: createPgSessionsRepository(ctx),
+    events: createPgEventsRepository(ctx),
+    turns: createPgTurnsRepository(ctx),
+    approvals: createPgApprovalsRepository(ctx),
+    kv: createPgKvRepository(ctx),
+    artifacts: createPgArtifactsRepository(ctx),
+    reminders: createPgRemindersRepository(ctx),
+    evalRuns: createPgEvalRunsRepository(ctx),
+    logs: createPgLogsRepository(ctx, shared.sinceTrim, shared.logRetention),
+    leases: createPgLeasesRepository(ctx, shared.holder),
+    memory: createPgMemoryRepository(ctx),
+    idempotency: createPgIdempotencyRepository(ctx),
+    toolCalls: createPgToolCallsRepository(ctx),
+    modelCalls: createPgModelCallsRepository(ctx, shared.modelCallChains),
+  };
+}
+
+export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
+  const clock = options.clock ?? (() => new Date());
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    idle_in_transaction_session_timeout: options.idleInTransactionMs ?? 10_000,
+  });
+  // An idle connection the server ends is an `error` on the pool: the pool discards it and the next query opens another.
+  pool.on("error", () => undefined);
+  try {
+    await migratePg(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const shared: Shared = { now: () => clock().toISOString(), holder: nodeHolder(), sinceTrim: new Map(), logRetention: options.logRetention, modelCallChains: new ModelCallChains() };
+  const onPool: PgContext = { db: pgDb(pool), now: shared.now };
+  const base = repositories(onPool, shared);
+  let closing: Promise<void> | undefined;
+  return {
+    ...base,
+    pool,
+    async transaction(work) {
+      const effects: Array<() => void> = [];
+      const result = await inTransaction(pool, (client) => {
+        const inTx: PgContext = { db: pgDb(client), now: shared.now };
+        return work({ ...repositories(inTx, shared), afterCommit: (effect) => void effects.push(effect) });
+      });
+      for (const effect of effects) effect();
+      return result;
+    },
+    // Once, like the SQLite store's: a second close waits for the first.
+    close() {
+      closing ??= base.leases.close().finally(() => pool.end());
+      return closing;
+    },
+  };
+}
