@@ -164,17 +164,16 @@ describe("scripted model through streamText", () => {
   it("honours the abort signal and the step delay", async () => {
     const controller = new AbortController();
     const result = streamText({
-      model: createScriptedModel({ agentName: "slow", stepDelayMs: 5_000 }),
+      // A delay no test waits out: the stream ends only because the abort is honoured.
+      model: createScriptedModel({ agentName: "slow", stepDelayMs: 3_600_000 }),
       prompt: "hi",
       abortSignal: controller.signal,
     });
-    const started = Date.now();
     setTimeout(() => controller.abort(), 50);
     const parts: string[] = [];
     for await (const part of result.fullStream) parts.push(part.type);
     expect(parts).toContain("abort");
     expect(parts).not.toContain("text-delta");
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("implements doGenerate with the same decision", async () => {
