@@ -36,17 +36,20 @@ it("keys entries by content: the same text is not transpiled twice, a changed te
   const { calls, transpile } = counting();
   const first = new TranspileCache({ dir, salt: "kit 1" });
   expect(first.transform({ source: "export const a = 1;", filename: "/p/a.ts", ts: true }, transpile).code).toBe("/* from /p/a.ts */ EXPORT CONST A = 1;");
-  // Another process (a fresh cache object) with the same text: a hit, although the file moved.
+  // Another process (a fresh cache object) with the same text at the same path: a hit.
   const second = new TranspileCache({ dir, salt: "kit 1" });
-  expect(second.transform({ source: "export const a = 1;", filename: "/q/a.ts", ts: true }, transpile).code).toBe("/* from /p/a.ts */ EXPORT CONST A = 1;");
+  expect(second.transform({ source: "export const a = 1;", filename: "/p/a.ts", ts: true }, transpile).code).toBe("/* from /p/a.ts */ EXPORT CONST A = 1;");
   expect(second.stats).toEqual({ hits: 1, misses: 0 });
+  // The same text at another path is transpiled for that path (the output holds its import.meta paths).
+  expect(second.transform({ source: "export const a = 1;", filename: "/q/a.ts", ts: true }, transpile).code).toBe("/* from /q/a.ts */ EXPORT CONST A = 1;");
+  expect(second.stats).toEqual({ hits: 1, misses: 1 });
   // An edit within the same second (same mtime granularity) is a new key.
   second.transform({ source: "export const a = 2;", filename: "/p/a.ts", ts: true }, transpile);
   // Other options, another kit version or another extension are other keys too.
   second.transform({ source: "export const a = 1;", filename: "/p/a.ts", ts: false }, transpile);
   new TranspileCache({ dir, salt: "kit 2" }).transform({ source: "export const a = 1;", filename: "/p/a.ts", ts: true }, transpile);
   second.transform({ source: "export const a = 1;", filename: "/p/a.tsx", ts: true }, transpile);
-  expect(calls).toHaveLength(5);
+  expect(calls).toHaveLength(6);
 });
 
 it("ignores a corrupt entry (truncated, rewritten by hand) and rewrites it", () => {

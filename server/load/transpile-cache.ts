@@ -57,7 +57,8 @@ export function defaultTranspileCacheDir(env: Record<string, string | undefined>
   } catch {
     // No home folder for this user (a container's nobody): the temporary folder holds the cache.
   }
-  return home ? path.join(home, ".cache", "bdk", "transpiled") : path.join(os.tmpdir(), "bdk-transpiled");
+  // The temporary folder is shared by every user: the fallback is one folder per uid (created 0700, see TranspileCache).
+  return home ? path.join(home, ".cache", "bdk", "transpiled") : path.join(os.tmpdir(), `bdk-transpiled-${process.getuid?.() ?? "user"}`);
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -90,7 +91,9 @@ export class TranspileCache {
   private entryFile(input: TranspileInput): string {
     const { source, filename, ...options } = input;
     const settings = Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1));
-    const key = sha256(JSON.stringify([FORMAT, this.options.salt, path.extname(filename ?? ""), settings, source]));
+    // The path is part of the key: the transform writes it into its output (import.meta.url, .dirname, .filename become constants),
+    // so the same text at two paths (a copied project, two worktrees) must not share an entry.
+    const key = sha256(JSON.stringify([FORMAT, this.options.salt, filename ?? "", settings, source]));
     return path.join(this.options.dir, key.slice(0, 2), `${key}.js`);
   }
 
@@ -124,7 +127,7 @@ export class TranspileCache {
     if (!this.usable) return;
     const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       writeFileSync(temporary, `// ${FORMAT} ${sha256(code)}\n${code}`);
       renameSync(temporary, file);
     } catch {

@@ -60,14 +60,30 @@ describe("store.modelCalls", () => {
     const store = roots.open(roots.root());
     const sessionId = store.sessions.create({ mode: "chat", channel: "http", principal: alice }).id;
     const huge = "x".repeat(MAX_STORED_STRING + 10);
-    store.modelCalls.append(sessionId, "turn_1", "", step(0, [{ role: "user", content: [{ type: "file", data: new Uint8Array(3) }, { type: "text", text: huge }] }]));
+    store.modelCalls.append(sessionId, "turn_1", "", step(0, [{ role: "user", content: [{ type: "file", data: new Uint8Array(3) }, { type: "image", image: Buffer.from("png!") }, { type: "text", text: huge }] }]));
     const [row] = store.modelCalls.ofTurn(sessionId, "turn_1");
     expect(row.request.messages[0]).toEqual({
       role: "user",
       content: [
         { type: "file", data: "[binary: 3 bytes]" },
+        { type: "image", image: "[binary: 4 bytes]" },
         { type: "text", text: `${"x".repeat(MAX_STORED_STRING)}… [truncated: ${MAX_STORED_STRING + 10} characters in all]` },
       ],
     });
+  });
+
+  it("stores the next step whole when the previous one was rolled back with its transaction", () => {
+    const store = roots.open(roots.root());
+    const sessionId = store.sessions.create({ mode: "chat", channel: "http", principal: alice }).id;
+    const first = { role: "user", content: "hi" };
+    const reply = { role: "assistant", content: "hello" };
+    expect(() =>
+      store.transaction(() => {
+        store.modelCalls.append(sessionId, "turn_1", "", step(0, [first]));
+        throw new Error("the step's events could not be stored");
+      }),
+    ).toThrow("could not be stored");
+    store.modelCalls.append(sessionId, "turn_1", "", step(1, [first, reply]));
+    expect(store.modelCalls.ofTurn(sessionId, "turn_1")).toMatchObject([{ step: 1, request: { system: "You review PRs.", messages: [first, reply], tools } }]);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { MAX_STORED_STRING, type ModelCall, type ModelStepRecord, type OfferedTool } from "../protocol/model-calls.ts";
 import type { StoreContext } from "./context.ts";
 
@@ -14,6 +15,7 @@ export interface ModelCallsRepository {
 }
 
 /** The last row written per chain, so the next one stores only what changed. Bounded: a forgotten chain just stores its next row whole. */
+/** Digests, not texts: what a chain last stored is only compared, and whole histories of 512 chains would be a lot to keep. */
 interface ChainTail {
   system: string;
   tools: string;
@@ -66,20 +68,21 @@ export class ModelCallChains {
     const system = bounded(record.request.system) as string;
     const tools = toolsJson(record.request.tools);
     const messages = record.request.messages.map(messageJson);
+    const tail: ChainTail = { system: digest(system), tools: digest(tools), messages: record.request.messages.map(messageDigest) };
     let base = 0;
-    if (previous) while (base < previous.messages.length && base < messages.length && previous.messages[base] === messages[base]) base++;
+    if (previous) while (base < previous.messages.length && base < messages.length && previous.messages[base] === tail.messages[base]) base++;
     const row: EncodedModelCall = {
       step: record.step,
       startedAt: record.startedAt,
       durationMs: record.durationMs,
-      system: previous?.system === system ? null : system,
-      tools: previous?.tools === tools ? null : tools,
+      system: previous?.system === tail.system ? null : system,
+      tools: previous?.tools === tail.tools ? null : tools,
       request: `{"base":${base},"messages":[${messages.slice(base).join(",")}],"params":${stringify(record.request.params)}}`,
       response: stringify(record.response),
     };
     const stored = () => {
       this.tails.delete(chain);
-      this.tails.set(chain, { system, tools, messages });
+      this.tails.set(chain, tail);
       if (this.tails.size > MAX_CHAINS) this.tails.delete(this.tails.keys().next().value!);
     };
     return { row, stored };
@@ -134,7 +137,8 @@ export function createModelCallsRepository(ctx: StoreContext): ModelCallsReposit
       const { step, startedAt, durationMs, system, tools, request, response } = row;
       const changes = insert.run(sessionId, turnId, scope, step, startedAt, durationMs, system, tools, request, response).changes;
       if (changes !== 1) return false;
-      stored();
+      // A row rolled back with its transaction (the step's events failed to store) must not become the base of the chain's next row.
+      ctx.tx.afterCommit(stored);
       return true;
     },
 
@@ -156,6 +160,18 @@ function messageJson(message: unknown): string {
   return text;
 }
 
+/** Like the text, a message's digest is computed once however many steps resend it. */
+const messageDigests = new WeakMap<object, string>();
+function messageDigest(message: unknown): string {
+  if (typeof message !== "object" || message === null) return digest(messageJson(message));
+  let value = messageDigests.get(message);
+  if (value === undefined) {
+    value = digest(messageJson(message));
+    messageDigests.set(message, value);
+  }
+  return value;
+}
+
 const toolStrings = new WeakMap<readonly OfferedTool[], string>();
 function toolsJson(tools: readonly OfferedTool[]): string {
   let text = toolStrings.get(tools);
@@ -168,8 +184,14 @@ function toolsJson(tools: readonly OfferedTool[]): string {
 
 /** JSON with long strings cut (their original length stated) and binary parts (tool images) named, not inlined. */
 function stringify(value: unknown): string {
-  return JSON.stringify(value, (_key, part: unknown) => bounded(part)) ?? "null";
+  // `this[key]`, not the value passed: JSON.stringify hands a replacer what toJSON made, and a Buffer's is an array of numbers.
+  return JSON.stringify(value, function (this: Record<string, unknown>, key, part: unknown) {
+    return bounded(key === "" ? part : this[key]);
+  }) ?? "null";
 }
+
+/** A short, collision-safe stand-in for a text the chain only compares. */
+const digest = (text: string) => createHash("sha256").update(text).digest("base64");
 
 function bounded(part: unknown): unknown {
   if (typeof part === "string" && part.length > MAX_STORED_STRING) {

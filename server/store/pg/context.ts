@@ -6,6 +6,8 @@ export interface PgContext {
   db: PgDb;
   /** The store clock as an ISO-8601 string. */
   now: () => string;
+  /** Runs `effect` once the transaction these repositories run in commits (at once on the pool); dropped on rollback. */
+  afterCommit(effect: () => void): void;
 }
 
 /** Postgres error code (`23505` unique violation, ...) of a driver error, also when drizzle wrapped it. */

@@ -15,7 +15,8 @@ export function createPgModelCallsRepository(ctx: PgContext, chains: ModelCallCh
         .values({ sessionId, turnId, scope, ...row })
         .onConflictDoNothing();
       if (result.rowCount !== 1) return false;
-      stored();
+      // A row rolled back with its transaction must not become the base of the chain's next row.
+      ctx.afterCommit(stored);
       return true;
     },
 

@@ -90,7 +90,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     throw error;
   }
   const shared: Shared = { now: () => clock().toISOString(), holder: nodeHolder(), sinceTrim: new Map(), logRetention: options.logRetention, modelCallChains: new ModelCallChains() };
-  const onPool: PgContext = { db: pgDb(pool), now: shared.now };
+  const onPool: PgContext = { db: pgDb(pool), now: shared.now, afterCommit: (effect) => effect() };
   const base = repositories(onPool, shared);
   let closing: Promise<void> | undefined;
   return {
@@ -99,8 +99,9 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     async transaction(work) {
       const effects: Array<() => void> = [];
       const result = await inTransaction(pool, (client) => {
-        const inTx: PgContext = { db: pgDb(client), now: shared.now };
-        return work({ ...repositories(inTx, shared), afterCommit: (effect) => void effects.push(effect) });
+        const afterCommit = (effect: () => void) => void effects.push(effect);
+        const inTx: PgContext = { db: pgDb(client), now: shared.now, afterCommit };
+        return work({ ...repositories(inTx, shared), afterCommit });
       });
       for (const effect of effects) effect();
       return result;
