@@ -1,4 +1,5 @@
 import type { ModelMessage, ToolModelMessage } from "ai";
+import type { ToolResultOutput } from "@ai-sdk/provider-utils";
 import type { AnyBdkEvent, ToolAction } from "../protocol/events.ts";
 import { toModelOutput } from "./execute-tool.ts";
 
@@ -7,13 +8,18 @@ import { toModelOutput } from "./execute-tool.ts";
  * session continues after a restart with no other copy of its messages.
  * Tool calls without a result (an interrupted step) are left out: providers
  * refuse a call with no answer. A call in doubt (cut off by a crash) is
- * answered with an error saying so, so the model checks before repeating it.
+ * answered with an error saying so, so the model checks before repeating it;
+ * once a person has checked it (`action.in_doubt_resolved`), the answer says
+ * what they found instead.
  */
 export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[] {
   const messages: ModelMessage[] = [];
   let text = "";
   let calls: ToolAction[] = [];
   const results = new Map<string, { output: unknown; isError: boolean; name: string }>();
+  /** Answers of calls in doubt, by call id, for a later resolution to rewrite. */
+  const inDoubtCalls = new Set<string>();
+  const inDoubtAnswers = new Map<string, { type: "tool-result"; output: ToolResultOutput }>();
 
   const flushStep = () => {
     const answered = calls.filter((call) => results.has(call.toolCallId));
@@ -21,7 +27,9 @@ export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[]
     if (answered.length > 0) {
       const content: ToolModelMessage["content"] = answered.map((call) => {
         const result = results.get(call.toolCallId)!;
-        return { type: "tool-result", toolCallId: call.toolCallId, toolName: call.name, output: toModelOutput(result) };
+        const part = { type: "tool-result" as const, toolCallId: call.toolCallId, toolName: call.name, output: toModelOutput(result) };
+        if (inDoubtCalls.has(call.toolCallId)) inDoubtAnswers.set(call.toolCallId, part);
+        return part;
       });
       messages.push({ role: "tool", content });
     }
@@ -47,7 +55,17 @@ export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[]
         break;
       case "action.in_doubt":
         results.set(event.data.toolCallId, { name: event.data.name, isError: true, output: inDoubtOutput(event.data.name, event.data.message) });
+        inDoubtCalls.add(event.data.toolCallId);
         break;
+      case "action.in_doubt_resolved": {
+        const answer = inDoubtAnswers.get(event.data.toolCallId);
+        if (!answer) break;
+        const { name, resolution, by, note } = event.data;
+        const found = resolution === "done" ? "it took effect; do not repeat it" : "it did not take effect; repeat it only if it is still wanted";
+        const output = `tool \`${name}\` was cut off by a restart; ${by} has since checked: ${found}.${note ? ` Their note: ${note}` : ""}`;
+        answer.output = toModelOutput({ isError: resolution !== "done", output });
+        break;
+      }
       case "step.completed":
       case "turn.failed":
       case "turn.completed":

@@ -113,6 +113,17 @@ describe("the side-effect ledger", () => {
     ]);
     expect(runtime.recover()).toBe(0);
     expect(runs).toBe(0);
+    // Once a person has checked the call, the model is told what they found, not that it is in doubt.
+    const last = events.at(-1)!;
+    const resolved = { ...last, index: last.index + 1, type: "action.in_doubt_resolved", data: { toolCallId: "call_b", name: second.name, resolution: "not_done", note: "no charge on the card", by: "user:local" } };
+    const checked = historyFromEvents([...events, resolved] as typeof events).find((message) => message.role === "tool");
+    expect(checked?.content).toEqual([
+      expect.objectContaining({ toolCallId: "call_a" }),
+      expect.objectContaining({
+        toolCallId: "call_b",
+        output: { type: "error-text", value: expect.stringMatching(/checked: it did not take effect.*no charge on the card/) },
+      }),
+    ]);
     // Only write calls go to the inbox: a read call in doubt is in the stream, not there.
     store.toolCalls.start({ ...key("call_c"), name: "lookup_invoice", effect: "read", input: {} });
     store.toolCalls.markInDoubt(key("call_c"));
