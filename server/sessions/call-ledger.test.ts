@@ -71,6 +71,10 @@ describe("the side-effect ledger", () => {
       // An invalid input cannot decide a dynamic effect: it counts as a write.
       expect(ledger.begin({ toolCallId: "call_2", name: "lookup_invoice", input: { nope: 1 } }, lookup)).toBeUndefined();
       expect(store.toolCalls.get({ sessionId: session.id, turnId: "turn_1", toolCallId: "call_2" })?.effect).toBe("write");
+      // A schema that transforms the input into what JSON cannot hold (a BigInt): the call is recorded with its raw input.
+      const count = zodTool("count_items", z.object({ n: z.string().transform((text) => BigInt(text)) }), () => "ok", { effect: () => "read" });
+      expect(ledger.begin({ toolCallId: "call_3", name: "count_items", input: { n: "12" } }, count)).toBeUndefined();
+      expect(store.toolCalls.get({ sessionId: session.id, turnId: "turn_1", toolCallId: "call_3" })).toMatchObject({ effect: "read", input: { n: "12" } });
     } finally {
       store.close();
     }

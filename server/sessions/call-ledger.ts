@@ -42,14 +42,24 @@ function recordedOutcome(row: ToolCallRow): ToolOutcome {
 
 /**
  * The call's effect and its input as validated (defaults filled in; the raw
- * input when it does not validate). An effect that cannot be decided
- * (invalid input, a throwing `effect` function) counts as a write.
+ * input when it does not validate, or when a schema's transforms made
+ * something JSON cannot store, a BigInt or a cycle). An effect that cannot
+ * be decided (invalid input, a throwing `effect` function) counts as a write.
  */
 function checked(tool: LoadedTool, input: unknown): { effect: "read" | "write"; input: unknown } {
   try {
     const parsed = tool.parseInput(input ?? {});
-    return parsed.ok ? { effect: tool.effect(parsed.value), input: parsed.value } : { effect: "write", input };
+    return parsed.ok ? { effect: tool.effect(parsed.value), input: storable(parsed.value) ? parsed.value : input } : { effect: "write", input };
   } catch {
     return { effect: "write", input };
+  }
+}
+
+function storable(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
   }
 }
