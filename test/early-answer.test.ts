@@ -95,3 +95,16 @@ it("a web app that fails to boot is logged and answered as an envelope; /v1/info
   const posted = await fetch(`${web.url}/v1/info`, { method: "POST" });
   expect(posted.status).toBe(405);
 });
+
+it("never boots the web app of a server closed before its warm-up", async () => {
+  let boots = 0;
+  const { web: closed } = await start(async () => {
+    boots++;
+    throw new Error("a closed server must not boot");
+  });
+  await closed.close();
+  web = undefined;
+  // Past the warm-up delay (1 s): the cleared timer never fires, so nothing boots and nothing is thrown from a timer.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(boots).toBe(0);
+});

@@ -91,6 +91,8 @@ export class CompressedStatic {
     if (!cached) {
       cached = this.compress(relative, encoding);
       this.cache.set(key, cached);
+      // A failed read (EMFILE, a file replaced mid-read) is retried by the next request, not answered 500 until a restart.
+      cached.catch(() => this.cache.delete(key));
     }
     return cached;
   }

@@ -66,8 +66,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   // Reported when it happens; a caller that never awaits `ready` must not turn it into an unhandled rejection.
   ready.catch(() => undefined);
   /** Starts the web app once: on the first request that needs it, or after the warm-up delay. */
+  let closing = false;
   const boot = (): Promise<WebApp> => {
     if (booting) return booting;
+    // A close that began before the warm-up fired: the closed server has no port to boot against.
+    if (closing) return Promise.reject(new BdkError("not_ready", "The server is closing."));
     const started = Date.now();
     const slow = setTimeout(
       () => log(`The web app is still starting (${Math.round((Date.now() - started) / 1000)} s): /health and /v1/info answer; other requests wait for it.`),
@@ -88,7 +91,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const trim = new IdleTrim();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    trim.touch();
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
     req.headers[FORWARDED_HEADER] = hasForwardingHeaders(req.headers) ? "1" : "0";
     const url = req.url ?? "/";
@@ -97,7 +99,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       sendError(res, problem);
       return;
     }
+    // A health probe is not traffic: a supervisor probing every few seconds must not keep the server from counting as idle.
     if (answerHealth(req, res)) return;
+    trim.touch();
     if (!options.httpHost.options.playground && isPlaygroundPath(pathnameOf(url))) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end('{"ok":false,"error":"not_found","message":"The playground is disabled (--no-playground)."}');
@@ -115,7 +119,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         if (isApiPath(req.url ?? "/")) envelopeNextErrors(req, res, url);
         return app.handle(req, res);
       },
-      () => sendError(res, failure!),
+      // The boot's failure, or the closing server's refusal (boot() rejects with a BdkError then).
+      (error: unknown) => sendError(res, failure ?? (error instanceof BdkError ? error : new BdkError("internal", String(error)))),
     );
   });
   server.on("clientError", answerClientError);
@@ -126,7 +131,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     server.listen(options.port, options.host, () => resolve());
   });
   // Loading Next.js holds the event loop for a second or more: not before the first front requests (a readiness probe) are answered.
-  const warmUp = setTimeout(boot, WARM_UP_MS);
+  const warmUp = setTimeout(() => boot().catch(() => undefined), WARM_UP_MS);
   warmUp.unref();
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -135,9 +140,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     server,
     ready,
     async close() {
+      closing = true;
+      clearTimeout(warmUp);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearTimeout(warmUp);
       trim.stop();
       await booting?.then((app) => app.close(), () => undefined);
       setHttpHost(undefined);
