@@ -59,8 +59,9 @@ const tricky: Record<string, Record<string, unknown>> = {
       negative: { type: "integer", maximum: -3 },
       step: { type: "number", minimum: 1.1, multipleOf: 0.25 },
       capped: { type: "integer", exclusiveMaximum: -1 },
+      negativeStep: { type: "integer", maximum: -3, multipleOf: 2 },
     },
-    required: ["positive", "count", "negative", "step", "capped"],
+    required: ["positive", "count", "negative", "step", "capped", "negativeStep"],
   },
   "enums and consts": { type: "object", properties: { level: { enum: ["high", "low"] }, kind: { const: "refund" }, n: { type: "integer", enum: [7, 8] } }, required: ["level", "kind", "n"] },
   "required nested objects, nullable": {
@@ -86,6 +87,16 @@ const tricky: Record<string, Record<string, unknown>> = {
 };
 
 describe("exampleFromSchema gives a valid example", () => {
+  it("within bounds a tab can build, however large minLength and minItems are", () => {
+    const example = exampleFromSchema({
+      type: "object",
+      properties: { text: { type: "string", minLength: 1e12 }, rows: { type: "array", items: { type: "integer" }, minItems: 1e12 } },
+      required: ["text", "rows"],
+    }) as { text: string; rows: unknown[] };
+    expect(example.text.length).toBe(10_000);
+    expect(example.rows).toHaveLength(10_000);
+  });
+
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
   it.each(Object.entries(tricky))("%s", (_name, schema) => {
     const example = exampleFromSchema(schema);

@@ -149,12 +149,15 @@ function stringExample(schema: Schema, name: string): string {
       return "2001:db8::1";
   }
   // The field's own name: the example says what goes where, and is as long as the schema asks.
-  const min = typeof schema.minLength === "number" ? schema.minLength : 0;
+  // Capped: a schema's minLength is the tool author's (or a model's) to set, and a billion must not hang the tab.
+  const min = typeof schema.minLength === "number" ? Math.min(schema.minLength, MAX_EXAMPLE_SIZE) : 0;
   const max = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
-  let text = name;
-  while (text.length < min) text += ` ${name}`;
-  return text.slice(0, Math.max(min, Math.min(max, text.length)));
+  const text = name.length >= min ? name : `${name} `.repeat(Math.ceil(min / (name.length + 1)));
+  return text.slice(0, Math.max(min, Math.min(max, name.length)));
 }
+
+/** The longest string and array an example is made with, whatever minLength or minItems ask (past it, the example is not valid: it is shown, not sent). */
+const MAX_EXAMPLE_SIZE = 10_000;
 
 function numberExample(schema: Schema, integer: boolean): number {
   const step = typeof schema.multipleOf === "number" && schema.multipleOf > 0 ? schema.multipleOf : undefined;
@@ -163,14 +166,17 @@ function numberExample(schema: Schema, integer: boolean): number {
   if (typeof schema.exclusiveMinimum === "number") low = Math.max(low ?? -Infinity, schema.exclusiveMinimum + gap);
   let high = typeof schema.maximum === "number" ? schema.maximum : undefined;
   if (typeof schema.exclusiveMaximum === "number") high = Math.min(high ?? Infinity, schema.exclusiveMaximum - gap);
-  let value = low ?? (high !== undefined && high < 0 ? high : 0);
-  if (integer) value = Math.ceil(value);
-  if (step) value = Math.ceil(value / step) * step;
+  const belowZero = low === undefined && high !== undefined && high < 0;
+  let value = low ?? (belowZero ? (high ?? 0) : 0);
+  // Rounded away from the bound it came from: up from a minimum, down from a (negative) maximum.
+  const round = belowZero ? Math.floor : Math.ceil;
+  if (integer) value = round(value);
+  if (step) value = round(value / step) * step;
   return value;
 }
 
 function arrayExample(schema: Schema, inner: (name: string) => ExampleScope): unknown[] {
-  const min = typeof schema.minItems === "number" ? schema.minItems : 0;
+  const min = typeof schema.minItems === "number" ? Math.min(schema.minItems, MAX_EXAMPLE_SIZE) : 0;
   // A tuple (`prefixItems`, or draft 4-7 `items: [...]`) fills its positions first.
   const tuple = (Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : []).map(asSchema);
   const rest = Array.isArray(schema.items) ? asSchema(schema.additionalItems) : asSchema(schema.items);
