@@ -14,9 +14,10 @@ import type { ToolContext, ToolEffect } from "../authoring/tools.ts";
 import type { ModelSetting } from "../authoring/types.ts";
 import type { Diagnostic } from "../discover/diagnostics.ts";
 
-/** A tool ready to run: a JSON Schema for the model, a validator, an executor. */
+/** Where a tool in the model's list comes from (see `LoadedTool.source`). */
 export type ToolSource = "authored" | "builtin" | "reminders" | "artifacts" | "subagents" | "connection" | "extension";
 
+/** A tool ready to run: a JSON Schema for the model, a validator, an executor. */
 export interface LoadedTool {
   name: string;
   description: string;
