@@ -13,7 +13,8 @@ function holderProcess(stateRoot: string): Promise<{ holder: string; kill: () =>
   const source = `const { takeProcessLock } = await import(${JSON.stringify(moduleUrl)});
 const lock = takeProcessLock(${JSON.stringify(stateRoot)});
 process.stdout.write(lock.holder + "\\n");
-setInterval(() => {}, 1000);`;
+// The timer keeps \`lock\` reachable: a binding nothing refers to may be collected, and a collected connection is a released lock.
+setInterval(() => lock.holder, 1000);`;
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", source], {
     cwd: path.dirname(fileURLToPath(import.meta.url)),
     stdio: ["ignore", "pipe", "inherit"],
