@@ -65,8 +65,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const ready = new Promise<WebApp>((resolve) => (markReady = resolve)).then(() => undefined);
   // Reported when it happens; a caller that never awaits `ready` must not turn it into an unhandled rejection.
   ready.catch(() => undefined);
-  /** Starts the web app once: on the first request that needs it, or after the warm-up delay. */
   let closing = false;
+  /** Starts the web app once: on the first request that needs it, or after the warm-up delay. */
   const boot = (): Promise<WebApp> => {
     if (booting) return booting;
     // A close that began before the warm-up fired: the closed server has no port to boot against.

@@ -1,7 +1,7 @@
 import type { ButtonHTMLAttributes } from "react";
 import { cx } from "./cx.ts";
 
-type Variant = "primary" | "secondary" | "ghost" | "danger" | "success";
+export type Variant = "primary" | "secondary" | "ghost" | "danger" | "success";
 type Size = "sm" | "md";
 
 const variants: Record<Variant, string> = {

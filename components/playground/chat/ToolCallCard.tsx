@@ -10,6 +10,7 @@ import { ApprovalButtons } from "../approvals/ApprovalButtons.tsx";
 import { InDoubtButtons } from "../approvals/InDoubtButtons.tsx";
 import { ConnectButton } from "./ConnectButton.tsx";
 import type { ToolPart } from "./transcript.ts";
+import { inDoubtFinding } from "../approvals/in-doubt-finding.ts";
 
 const frame: Record<ToolPart["status"], string> = {
   running: "border-line",
@@ -104,7 +105,7 @@ function InDoubtNotice({ part, inDoubt, sessionId }: { part: ToolPart; inDoubt: 
       </p>
       {inDoubt.resolved ? (
         <p className="text-xs text-fg-muted" data-testid="in-doubt-resolved">
-          {inDoubt.resolved.resolution === "done" ? "Checked: it took effect" : "Checked: it did not take effect"} (by {inDoubt.resolved.by})
+          Checked: {inDoubtFinding(inDoubt.resolved.resolution)} (by {inDoubt.resolved.by})
           {inDoubt.resolved.note ? `: “${inDoubt.resolved.note}”` : ""}
         </p>
       ) : inDoubt.effect === "write" ? (

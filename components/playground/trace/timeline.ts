@@ -4,6 +4,7 @@
  * so thousands of events build in a few milliseconds.
  */
 import type { AnyBdkEvent } from "../../api/types.ts";
+import { inDoubtFinding } from "../approvals/in-doubt-finding.ts";
 
 export type RowKind = "turn" | "step" | "tool" | "subagent" | "approval";
 export type RowStatus = "ok" | "error" | "running" | "cancelled" | "waiting";
@@ -166,8 +167,7 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
       case "action.in_doubt_resolved": {
         const row = tools.get(event.data.toolCallId);
         if (!row) break;
-        const found = event.data.resolution === "done" ? "it took effect" : "it did not take effect";
-        row.note = `in doubt · checked by ${event.data.by}: ${found}`;
+        row.note = `in doubt · checked by ${event.data.by}: ${inDoubtFinding(event.data.resolution)}`;
         break;
       }
       case "subagent.called": {
