@@ -439,6 +439,37 @@ describe.each(dialects)("store on $name", (dialect) => {
     });
   });
 
+  describe("schedule ticks", () => {
+    it("claims a tick once per schedule, for its first holder only; other ticks and schedules stay free", async () => {
+      const { store } = await fresh();
+      expect(await store.scheduleTicks.claim("ops/sweep", "2025-01-01T09:00:00.000Z", "node-a")).toBe(true);
+      expect(await store.scheduleTicks.claim("ops/sweep", "2025-01-01T09:00:00.000Z", "node-b")).toBe(false);
+      expect(await store.scheduleTicks.claim("ops/sweep", "2025-01-01T09:00:00.000Z", "node-a")).toBe(false);
+      expect(await store.scheduleTicks.claim("ops/sweep", "2025-01-01T09:05:00.000Z", "node-b")).toBe(true);
+      expect(await store.scheduleTicks.claim("ops/digest", "2025-01-01T09:00:00.000Z", "node-b")).toBe(true);
+    });
+
+    it("prunes by claim time: a tick claimed before the cut-off can be claimed again, a later one stays claimed", async () => {
+      const time = manualClock();
+      const { store } = await fresh(time.clock);
+      await store.scheduleTicks.claim("ops/sweep", "2025-01-01T00:00:00.000Z", "node-a");
+      time.advance(60_000);
+      // An old tick claimed late (a catch-up) is kept as long as a recent claim.
+      await store.scheduleTicks.claim("ops/sweep", "2024-12-01T00:00:00.000Z", "node-a");
+      expect(await store.scheduleTicks.prune("2025-01-01T00:00:30.000Z")).toBe(1);
+      expect(await store.scheduleTicks.claim("ops/sweep", "2024-12-01T00:00:00.000Z", "node-b")).toBe(false);
+      expect(await store.scheduleTicks.claim("ops/sweep", "2025-01-01T00:00:00.000Z", "node-b")).toBe(true);
+    });
+
+    it("gives each tick to exactly one of two stores (two pools, two connections) racing for it", async () => {
+      const { place, store: a } = await fresh();
+      const b = await place.open();
+      const ticks = Array.from({ length: 40 }, (_, i) => new Date(Date.UTC(2025, 0, 1, 0, 5 * i)).toISOString());
+      const claims = await Promise.all(ticks.flatMap((tick) => [a, b].map(async (s, node) => ((await s.scheduleTicks.claim("ops/sweep", tick, `node-${node}`)) ? node : -1))));
+      for (let i = 0; i < ticks.length; i++) expect(claims.slice(2 * i, 2 * i + 2).filter((node) => node >= 0)).toHaveLength(1);
+    });
+  });
+
   it("leases: held by one store at a time until it expires or is released", async () => {
     const time = manualClock();
     const { place, store: a } = await fresh(time.clock);

@@ -47,6 +47,7 @@ export const REPOSITORY_NAMES = [
   "kv",
   "artifacts",
   "reminders",
+  "scheduleTicks",
   "evalRuns",
   "logs",
   "leases",

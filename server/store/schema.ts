@@ -201,6 +201,22 @@ export const leases = sqliteTable("leases", {
 });
 
 
+/**
+ * Schedule ticks claimed for firing: the first process or node to insert a
+ * `(schedule, tick)` fires it, every other gets a conflict. Pruned by claim
+ * time, not tick time, so a late catch-up of an old tick still meets its claim.
+ */
+export const scheduleTicks = sqliteTable(
+  "schedule_ticks",
+  {
+    scheduleKey: text("schedule_key").notNull(),
+    tickAt: text("tick_at").notNull(),
+    claimedBy: text("claimed_by").notNull(),
+    claimedAt: text("claimed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scheduleKey, t.tickAt] }), index("schedule_ticks_claimed").on(t.claimedAt)],
+);
+
 /** `memoryHook`: one compact note per completed turn, recalled by scope (`principal:<type>:<id>`, `agent`, `session:<id>`). */
 export const memoryNotes = sqliteTable(
   "memory_notes",

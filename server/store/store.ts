@@ -15,6 +15,7 @@ import { createLogsRepository, type LogsRepository } from "./logs.ts";
 import type { LogLevel } from "./types.ts";
 import { createMemoryRepository, type MemoryRepository } from "./memory.ts";
 import { createRemindersRepository, type RemindersRepository } from "./reminders.ts";
+import { createScheduleTicksRepository, type ScheduleTicksRepository } from "./schedule-ticks.ts";
 import { createSessionsRepository, type SessionsRepository } from "./sessions.ts";
 import { createTurnsRepository, type TurnsRepository } from "./turns.ts";
 import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
@@ -40,6 +41,8 @@ export interface Store extends Transactions {
   readonly kv: KvRepository;
   readonly artifacts: ArtifactsRepository;
   readonly reminders: RemindersRepository;
+  /** Claims of schedule ticks: a schedule fires once per tick. */
+  readonly scheduleTicks: ScheduleTicksRepository;
   readonly evalRuns: EvalRunsRepository;
   readonly logs: LogsRepository;
   readonly leases: LeasesRepository;
@@ -71,6 +74,7 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     kv: createKvRepository(ctx),
     artifacts: createArtifactsRepository(ctx),
     reminders: createRemindersRepository(ctx),
+    scheduleTicks: createScheduleTicksRepository(ctx),
     evalRuns: createEvalRunsRepository(ctx),
     logs,
     leases,

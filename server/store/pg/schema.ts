@@ -209,6 +209,22 @@ export const leases = pgTable("leases", {
   expiresAt: text("expires_at").notNull(),
 });
 
+/**
+ * Schedule ticks claimed for firing: the first process or node to insert a
+ * `(schedule, tick)` fires it, every other gets a conflict. Pruned by claim
+ * time, not tick time, so a late catch-up of an old tick still meets its claim.
+ */
+export const scheduleTicks = pgTable(
+  "schedule_ticks",
+  {
+    scheduleKey: text("schedule_key").notNull(),
+    tickAt: text("tick_at").notNull(),
+    claimedBy: text("claimed_by").notNull(),
+    claimedAt: text("claimed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scheduleKey, t.tickAt] }), index("schedule_ticks_claimed").on(t.claimedAt)],
+);
+
 export const memoryNotes = pgTable(
   "memory_notes",
   {

@@ -2,7 +2,7 @@
  * The store on Postgres (issue 16 item 1): every repository of the async
  * contract over one connection pool, the schema migrated on open. Several
  * nodes open the same database; what must happen once across them is a
- * conditional update in the database (approvals, reminder claims, leases)
+ * conditional write in the database (approvals, reminder and schedule tick claims, leases)
  * or the fenced event log (event-log.ts) over the session owner rows.
  */
 import pg from "pg";
@@ -22,6 +22,7 @@ import { createPgLogsRepository, type TrimCounts } from "./logs.ts";
 import { createPgMemoryRepository } from "./memory.ts";
 import { createPgModelCallsRepository } from "./model-calls.ts";
 import { createPgRemindersRepository } from "./reminders.ts";
+import { createPgScheduleTicksRepository } from "./schedule-ticks.ts";
 import { createPgSessionsRepository } from "./sessions.ts";
 import { createPgToolCallsRepository } from "./tool-calls.ts";
 import { inTransaction } from "./transaction.ts";
@@ -64,6 +65,7 @@ function repositories(ctx: PgContext, shared: Shared): AsyncRepositories {
     kv: createPgKvRepository(ctx),
     artifacts: createPgArtifactsRepository(ctx),
     reminders: createPgRemindersRepository(ctx),
+    scheduleTicks: createPgScheduleTicksRepository(ctx),
     evalRuns: createPgEvalRunsRepository(ctx),
     logs: createPgLogsRepository(ctx, shared.sinceTrim, shared.logRetention),
     leases: createPgLeasesRepository(ctx, shared.holder),
