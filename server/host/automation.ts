@@ -8,7 +8,7 @@ import type { ReminderInput, ReminderRecord } from "../authoring/types.ts";
 import { ChannelHub, type ChannelHubOptions } from "../channels/channel-hub.ts";
 import { nextFireTime } from "../discover/cron.ts";
 import type { Principal } from "../protocol/events.ts";
-import { fireReminder, type ReminderFiring } from "../reminders/fire-reminder.ts";
+import { fireReminder, type ReminderFiring, type ReminderTrigger } from "../reminders/fire-reminder.ts";
 import type { ReminderBook } from "../reminders/reminder-book.ts";
 import { reminderRecord, type StoredReminder } from "../reminders/reminder-spec.ts";
 import { ReminderTimers } from "../reminders/reminder-timers.ts";
@@ -76,7 +76,7 @@ export class AgentAutomation {
         clock,
         logger,
         holder: this.holder,
-        fire: (id) => this.fire(id, "timer"),
+        fire: (id, dueAt) => this.fire(id, { by: "timer", dueAt }),
       });
       const armed = this.reminderTimers.start();
       if (armed > 0) logger.info(`${armed} reminder(s) armed.`);
@@ -112,7 +112,7 @@ export class AgentAutomation {
 
   /** Fires one reminder now (dev route, `handle.dispatchReminder`). */
   dispatchReminder(id: string): Promise<ReminderFiring> {
-    return this.fire(id, "manual");
+    return this.fire(id, { by: "manual" });
   }
 
   async close(): Promise<void> {
@@ -123,12 +123,12 @@ export class AgentAutomation {
     await this.channels.close();
   }
 
-  private fire(id: string, mode: "timer" | "manual"): Promise<ReminderFiring> {
+  private fire(id: string, trigger: ReminderTrigger): Promise<ReminderFiring> {
     const { runtime, store, clock, logger } = this.options;
     return fireReminder(
       { book: this.reminders, store, channels: this.channels, reminders: () => runtime.agent.reminders, clock, logger },
       id,
-      mode,
+      trigger,
     );
   }
 }

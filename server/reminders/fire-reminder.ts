@@ -6,6 +6,12 @@
  * whose message is lost, and a tick whose message could not be stored stays
  * due (it fires again); a tick that sends nothing moves on when its handler
  * ends. A handler that throws counts as `skip` and is logged.
+ *
+ * A timer's tick moves on by `reminders.claim` for the due time it saw, so
+ * of two processes (or nodes) that see the same tick due, one stores its
+ * message and the other stores nothing: its `followup` sends nothing and its
+ * firing ends as a `skip`. A handler may still run on both in that window;
+ * only one wakes the conversation.
  */
 import type { ReminderDefinition } from "../authoring/reminders.ts";
 import type { JsonValue } from "../authoring/types.ts";
@@ -13,7 +19,7 @@ import type { ChannelHub } from "../channels/channel-hub.ts";
 import type { Logger } from "../host/logger.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { Clock } from "../schedules/clock.ts";
-import type { Store } from "../store/index.ts";
+import type { ReminderPatch, Store } from "../store/index.ts";
 import type { ReminderRow } from "../store/types.ts";
 import type { ReminderBook, ReminderRun } from "./reminder-book.ts";
 import { isRecurring, nextFireAfter, reminderMessage, type StoredReminder } from "./reminder-spec.ts";
@@ -36,27 +42,38 @@ export interface FireReminderDeps {
 }
 
 /**
- * `timer`: the tick the reminder was armed for (the schedule advances).
- * `manual`: a dispatch by hand (dev route, `handle.dispatchReminder`); a
- * recurring reminder keeps its next tick.
+ * `timer`: the tick due at `dueAt` that the timers saw (the schedule
+ * advances, if no one else fired that tick). `manual`: a dispatch by hand
+ * (dev route, `handle.dispatchReminder`); a recurring reminder keeps its
+ * next tick.
  */
-export async function fireReminder(deps: FireReminderDeps, id: string, mode: "timer" | "manual"): Promise<ReminderFiring> {
+export type ReminderTrigger = { by: "timer"; dueAt: string } | { by: "manual" };
+
+export async function fireReminder(deps: FireReminderDeps, id: string, trigger: ReminderTrigger): Promise<ReminderFiring> {
   const row = deps.book.get(id);
   if (row.status !== "armed") throw new BdkError("not_ready", `Reminder ${id} is ${row.status}; only armed reminders fire.`);
   const spec = row.spec as unknown as StoredReminder;
   const inline = deps.book.runOf(id);
-  let advanced = false;
-  /** Stores `alongside` (a message) in the transaction that moves the schedule on, the first time only. */
-  const advancingWith = <T>(alongside: () => T): T => {
-    const { updated, result } = deps.store.transaction(() => ({
-      updated: advanced ? undefined : advance(deps, row, spec, mode),
-      result: alongside(),
-    }));
-    if (updated !== undefined) {
-      advanced = true;
-      if (updated) deps.book.changed(updated);
+  /** Whether this firing moved the schedule on (it owns the tick) or found the tick taken; undefined before its first write. */
+  let owned: boolean | undefined;
+  /** Stores `alongside` (a message) in the transaction that moves the schedule on, the first time only; nothing once the tick is another's. */
+  const advancingWith = <T>(alongside: () => T): { stored: T } | undefined => {
+    if (owned === false) return undefined;
+    const outcome = deps.store.transaction(() => {
+      if (owned) return { stored: alongside() };
+      const updated = advance(deps, row, spec, trigger);
+      // The claim is the first write: when it misses, nothing was written and nothing is.
+      if (updated === "taken") return "taken" as const;
+      return { updated, stored: alongside() };
+    });
+    if (outcome === "taken") {
+      owned = false;
+      deps.logger.info(`Reminder ${id}: its tick (${row.nextFireAt}) was fired by another process.`, { reminder: id });
+      return undefined;
     }
-    return result;
+    owned = true;
+    if ("updated" in outcome && outcome.updated) deps.book.changed(outcome.updated);
+    return { stored: outcome.stored };
   };
 
   const sessionIds: string[] = [];
@@ -64,7 +81,8 @@ export async function fireReminder(deps: FireReminderDeps, id: string, mode: "ti
   const followup = async ({ message }: { message: string }) => {
     if (typeof message !== "string" || !message.trim()) throw new BdkError("invalid_request", "followup needs a non-empty message.");
     try {
-      sessionIds.push(advancingWith(() => deliver(deps, id, spec, reminderMessage(id, spec, message))));
+      const delivered = advancingWith(() => deliver(deps, id, spec, reminderMessage(id, spec, message)));
+      if (delivered) sessionIds.push(delivered.stored);
     } catch (error) {
       undelivered ??= error;
       throw error;
@@ -81,11 +99,13 @@ export async function fireReminder(deps: FireReminderDeps, id: string, mode: "ti
   if (undelivered === undefined) {
     // A tick that sent nothing (a skip, a failed handler) moves on now.
     advancingWith(() => undefined);
-  } else if (!advanced) {
+  } else if (owned === undefined) {
     deps.logger.warn(`Reminder ${id}: its message could not be stored (${messageOf(undelivered)}); the tick stays due and fires again.`, {
       reminder: id,
     });
   }
+  // Another process fired this tick: what this handler asked for is not this firing's to do.
+  if (owned === false) return { reminderId: id, action: "skip", sessionIds: [] };
   if (action === "stop") {
     const stopped = deps.store.reminders.update(id, { status: "done", nextFireAt: null });
     if (stopped) deps.book.changed(stopped);
@@ -93,21 +113,25 @@ export async function fireReminder(deps: FireReminderDeps, id: string, mode: "ti
   return { reminderId: id, action, sessionIds: [...new Set(sessionIds)] };
 }
 
-/** Moves the stored schedule on; returns the updated row (null when it was deleted meanwhile). */
-function advance(deps: FireReminderDeps, row: ReminderRow, spec: StoredReminder, mode: "timer" | "manual"): ReminderRow | null {
+/**
+ * Moves the stored schedule on; returns the updated row, null when a manual
+ * dispatch finds it deleted meanwhile, `taken` when a timer's tick is no
+ * longer armed for it (another process fired it, or it was cancelled).
+ */
+function advance(deps: FireReminderDeps, row: ReminderRow, spec: StoredReminder, trigger: ReminderTrigger): ReminderRow | null | "taken" {
   const now = deps.clock.now();
   const lastFiredAt = now.toISOString();
-  let patch: Parameters<Store["reminders"]["update"]>[1];
+  let patch: ReminderPatch;
   if (!isRecurring(spec.timing)) {
     patch = { status: "done", nextFireAt: null, lastFiredAt };
-  } else if (mode === "manual") {
+  } else if (trigger.by === "manual") {
     patch = { lastFiredAt };
   } else {
-    const scheduledAt = new Date(row.nextFireAt ?? lastFiredAt);
-    const next = nextFireAfter(spec.timing, scheduledAt, now);
+    const next = nextFireAfter(spec.timing, new Date(trigger.dueAt), now);
     patch = next ? { nextFireAt: next.toISOString(), lastFiredAt } : { status: "done", nextFireAt: null, lastFiredAt };
   }
-  return deps.store.reminders.update(row.id, patch) ?? null;
+  if (trigger.by === "manual") return deps.store.reminders.update(row.id, patch) ?? null;
+  return deps.store.reminders.claim(row.id, trigger.dueAt, patch) ?? "taken";
 }
 
 async function act(

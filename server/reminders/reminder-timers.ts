@@ -23,7 +23,8 @@ export interface ReminderTimersOptions {
   logger: Logger;
   /** This process, as a lease holder. */
   holder: string;
-  fire(id: string): Promise<unknown>;
+  /** Fires the tick of reminder `id` due at `dueAt` (once across processes: see fire-reminder.ts). */
+  fire(id: string, dueAt: string): Promise<unknown>;
   leaseMs?: number;
   resyncMs?: number;
 }
@@ -130,7 +131,7 @@ export class ReminderTimers {
         leader ??= this.options.store.leases.tryAcquire(REMINDERS_LEASE, this.options.holder, this.options.leaseMs ?? 120_000);
         if (!leader) continue;
       }
-      this.options.fire(entry.id).catch((error) =>
+      this.options.fire(entry.id, row.nextFireAt).catch((error) =>
         this.options.logger.warn(`Reminder ${entry.id} could not fire: ${messageOf(error)}`, { reminder: entry.id }),
       );
     }
