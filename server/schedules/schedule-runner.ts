@@ -1,10 +1,13 @@
 /**
  * The cron cadence of `bdk serve`. Each schedule's next firing is computed
  * with croner (UTC) from an injectable clock. Of the processes sharing a
- * state store, the one that takes the `schedules` lease fires; the firing is
- * also recorded per schedule (`lastFiredAt`), so a minute never fires twice.
- * A firing missed while no process ran is caught up once at start, not
- * replayed for each missed tick.
+ * store, the one that takes the `schedules` lease fires, and it claims each
+ * tick in the store first (`scheduleTicks.claim`): the lease keeps the work
+ * on one process in the common case, the claim makes a tick fire once even
+ * while two holders overlap (a lease passing on at its expiry). The firing is
+ * also recorded per schedule (`lastFiredAt`), so an older tick never fires
+ * after a newer one. A firing missed while no process ran is caught up once
+ * at start, not replayed for each missed tick.
  */
 import type { ScheduleDefinition } from "../authoring/schedules.ts";
 import type { JsonValue } from "../authoring/types.ts";
@@ -15,6 +18,9 @@ import type { Store } from "../store/index.ts";
 import type { Clock } from "./clock.ts";
 
 export const SCHEDULES_LEASE = "schedules";
+
+/** How long a tick's claim is kept: far longer than two processes can race for one tick. */
+export const TICK_CLAIM_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export interface ScheduleRunnerOptions {
   schedules: () => ReadonlyMap<string, ScheduleDefinition>;
@@ -36,6 +42,11 @@ export interface ScheduleRecord {
 
 export function scheduleRecordKey(name: string): string {
   return `bdk:schedule:${name}`;
+}
+
+/** A schedule's key among the tick claims of every agent on the store. */
+export function scheduleTickKey(agentName: string, name: string): string {
+  return `${agentName}/${name}`;
 }
 
 export class ScheduleRunner {
@@ -96,13 +107,15 @@ export class ScheduleRunner {
     this.arm();
   }
 
-  /** Fires the tick scheduled at `scheduledAt` if this process holds the lease and nobody fired it yet. */
+  /** Fires the tick scheduled at `scheduledAt` if this process holds the lease and wins the tick's claim. */
   private fireOnce(name: string, scheduledAt: Date, reason: "cron" | "catch-up"): void {
-    const { store, holder, leaseMs, logger } = this.options;
+    const { store, holder, leaseMs, logger, agentName, clock } = this.options;
     if (!store.leases.tryAcquire(SCHEDULES_LEASE, holder, leaseMs ?? 90_000)) return;
     const record = this.record(name);
     const tick = scheduledAt.toISOString();
     if (record.lastFiredAt && record.lastFiredAt >= tick) return;
+    if (!store.scheduleTicks.claim(scheduleTickKey(agentName, name), tick, holder)) return;
+    store.scheduleTicks.prune(new Date(clock.now().getTime() - TICK_CLAIM_RETENTION_MS).toISOString());
     this.save(name, { ...record, lastFiredAt: tick });
     logger.info(`Schedule ${name} fired (${reason}, ${tick}).`, { schedule: name });
     this.options.fire(name).catch((error) => logger.error(`Schedule ${name} failed: ${messageOf(error)}`, { schedule: name }));
