@@ -1,0 +1,42 @@
+/**
+ * Test support: one process firing schedules on a state root, as `bdk
+ * serve` does, on a manual clock. Plans `count` schedules every five minutes
+ * from 08:58 UTC, prints `ready`, waits for a line on stdin (so several
+ * processes start the race together), moves its clock to 09:11 (ticks 09:00,
+ * 09:05, 09:10), prints `fired <schedule> <tick>` per firing and `done`.
+ * The schedules lease lapses at once (`leaseMs: 0`): every process holds it,
+ * as two nodes do while a lease passes on, so only the tick claims stand
+ * between them.
+ * argv: <stateRoot> <holder> <count>
+ */
+import { once } from "node:events";
+import type { ScheduleDefinition } from "../../authoring/schedules.ts";
+import { createLogger } from "../../host/logger.ts";
+import { openStore } from "../../store/store.ts";
+import { ManualClock } from "../clock.ts";
+import { ScheduleRunner } from "../schedule-runner.ts";
+
+const [stateRoot, holder, count] = process.argv.slice(2);
+const clock = new ManualClock("2026-03-02T08:58:00Z");
+const store = openStore(stateRoot, { clock: () => clock.now() });
+const schedules = new Map<string, ScheduleDefinition>(Array.from({ length: Number(count) }, (_, i) => [`s${i}`, { cron: "*/5 * * * *", markdown: "Sweep." }]));
+const runner = new ScheduleRunner({
+  schedules: () => schedules,
+  store,
+  agentName: "ops",
+  clock,
+  logger: createLogger(store),
+  holder,
+  leaseMs: 0,
+  fire: async (name) => {
+    process.stdout.write(`fired ${name} ${clock.now().toISOString()}\n`);
+  },
+});
+runner.start();
+console.log("ready");
+await once(process.stdin, "data");
+process.stdin.destroy();
+await clock.advanceTo("2026-03-02T09:11:00Z");
+runner.stop();
+store.close();
+console.log("done");
