@@ -1,22 +1,22 @@
 /**
  * Test support: one process firing schedules on a state root, as `bdk
  * serve` does, on a manual clock. Plans `count` schedules every five minutes
- * from 08:58 UTC, prints `ready`, waits for a line on stdin (so several
+ * from 08:58 UTC, prints `ready`, waits for `<goFile>` to exist (so several
  * processes start the race together), moves its clock to 09:11 (ticks 09:00,
  * 09:05, 09:10), prints `fired <schedule> <tick>` per firing and `done`.
  * The schedules lease lapses at once (`leaseMs: 0`): every process holds it,
  * as two nodes do while a lease passes on, so only the tick claims stand
  * between them.
- * argv: <stateRoot> <holder> <count>
+ * argv: <stateRoot> <holder> <count> <goFile>
  */
-import { once } from "node:events";
+import { existsSync } from "node:fs";
 import type { ScheduleDefinition } from "../../authoring/schedules.ts";
 import { createLogger } from "../../host/logger.ts";
 import { openStore } from "../../store/store.ts";
 import { ManualClock } from "../clock.ts";
 import { ScheduleRunner } from "../schedule-runner.ts";
 
-const [stateRoot, holder, count] = process.argv.slice(2);
+const [stateRoot, holder, count, goFile] = process.argv.slice(2);
 const clock = new ManualClock("2026-03-02T08:58:00Z");
 const store = openStore(stateRoot, { clock: () => clock.now() });
 const schedules = new Map<string, ScheduleDefinition>(Array.from({ length: Number(count) }, (_, i) => [`s${i}`, { cron: "*/5 * * * *", markdown: "Sweep." }]));
@@ -34,8 +34,7 @@ const runner = new ScheduleRunner({
 });
 runner.start();
 console.log("ready");
-await once(process.stdin, "data");
-process.stdin.destroy();
+while (!existsSync(goFile)) await new Promise((resolve) => setTimeout(resolve, 2));
 await clock.advanceTo("2026-03-02T09:11:00Z");
 runner.stop();
 store.close();
