@@ -80,6 +80,23 @@ describe("ScheduleRunner", () => {
     expect(fired).toEqual(["a:sweep@09:00", "b:sweep@09:32", "b:sweep@09:35"]);
   });
 
+  it("claims each tick in the store, and forgets the claims a day after they were made", async () => {
+    const stateRoot = roots.root();
+    const clock = new ManualClock("2026-03-02T08:59:00Z");
+    const fired: string[] = [];
+    runner(stateRoot, clock, "a", fired).start();
+    const other = roots.open(stateRoot, () => clock.now());
+    await clock.advanceTo("2026-03-02T09:01:00Z");
+    expect(other.scheduleTicks.claim("ops/sweep", "2026-03-02T09:00:00.000Z", "b")).toBe(false);
+
+    await clock.advanceTo("2026-03-03T09:06:00Z");
+    expect(fired).toHaveLength(1 + 24 * 12 + 1);
+    // The last firing (09:05 the next day) pruned the claims made before 09:05 a day earlier.
+    expect(other.scheduleTicks.claim("ops/sweep", "2026-03-02T09:00:00.000Z", "b")).toBe(true);
+    expect(other.scheduleTicks.claim("ops/sweep", "2026-03-02T09:05:00.000Z", "b")).toBe(false);
+    expect(other.scheduleTicks.claim("ops/sweep", "2026-03-03T09:05:00.000Z", "b")).toBe(false);
+  });
+
   it("a fresh state store has nothing to catch up", async () => {
     const clock = new ManualClock("2026-03-02T09:02:00Z");
     const fired: string[] = [];
