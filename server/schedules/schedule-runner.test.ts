@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScheduleDefinition } from "../authoring/schedules.ts";
-import { createLogger } from "../host/logger.ts";
 import { tempRoots } from "../store/testing/temp-root.ts";
 import { ManualClock } from "./clock.ts";
-import { ScheduleRunner } from "./schedule-runner.ts";
+import type { ScheduleRunner } from "./schedule-runner.ts";
+import { opsRunner } from "./testing/ops-runner.ts";
 
 const roots = tempRoots();
 const runners: ScheduleRunner[] = [];
@@ -17,17 +17,7 @@ const everyFive: ScheduleDefinition = { cron: "*/5 * * * *", markdown: "Sweep." 
 /** A runner over its own connection to `stateRoot`, recording `runner name@clock time` per firing. */
 function runner(stateRoot: string, clock: ManualClock, holder: string, fired: string[], schedules = new Map([["sweep", everyFive]])) {
   const store = roots.open(stateRoot, () => clock.now());
-  const instance = new ScheduleRunner({
-    schedules: () => schedules,
-    store,
-    agentName: "ops",
-    clock,
-    logger: createLogger(store),
-    holder,
-    fire: async (name) => {
-      fired.push(`${holder}:${name}@${clock.now().toISOString().slice(11, 16)}`);
-    },
-  });
+  const instance = opsRunner(store, clock, holder, schedules, (name) => fired.push(`${holder}:${name}@${clock.now().toISOString().slice(11, 16)}`));
   runners.push(instance);
   return instance;
 }

@@ -11,27 +11,15 @@
  */
 import { existsSync } from "node:fs";
 import type { ScheduleDefinition } from "../../authoring/schedules.ts";
-import { createLogger } from "../../host/logger.ts";
 import { openStore } from "../../store/store.ts";
 import { ManualClock } from "../clock.ts";
-import { ScheduleRunner } from "../schedule-runner.ts";
+import { opsRunner } from "./ops-runner.ts";
 
 const [stateRoot, holder, count, goFile] = process.argv.slice(2);
 const clock = new ManualClock("2026-03-02T08:58:00Z");
 const store = openStore(stateRoot, { clock: () => clock.now() });
 const schedules = new Map<string, ScheduleDefinition>(Array.from({ length: Number(count) }, (_, i) => [`s${i}`, { cron: "*/5 * * * *", markdown: "Sweep." }]));
-const runner = new ScheduleRunner({
-  schedules: () => schedules,
-  store,
-  agentName: "ops",
-  clock,
-  logger: createLogger(store),
-  holder,
-  leaseMs: 0,
-  fire: async (name) => {
-    process.stdout.write(`fired ${name} ${clock.now().toISOString()}\n`);
-  },
-});
+const runner = opsRunner(store, clock, holder, schedules, (name) => process.stdout.write(`fired ${name} ${clock.now().toISOString()}\n`), 0);
 runner.start();
 console.log("ready");
 while (!existsSync(goFile)) await new Promise((resolve) => setTimeout(resolve, 2));

@@ -1,0 +1,26 @@
+import type { ScheduleDefinition } from "../../authoring/schedules.ts";
+import { createLogger } from "../../host/logger.ts";
+import type { Store } from "../../store/index.ts";
+import type { Clock } from "../clock.ts";
+import { ScheduleRunner } from "../schedule-runner.ts";
+
+/** Test support: a runner of agent "ops" on `store`, logging to it, calling `fired(name)` per firing. */
+export function opsRunner(
+  store: Store,
+  clock: Clock,
+  holder: string,
+  schedules: ReadonlyMap<string, ScheduleDefinition>,
+  fired: (name: string) => void,
+  leaseMs?: number,
+): ScheduleRunner {
+  return new ScheduleRunner({
+    schedules: () => schedules,
+    store,
+    agentName: "ops",
+    clock,
+    logger: createLogger(store),
+    holder,
+    leaseMs,
+    fire: async (name) => fired(name),
+  });
+}
