@@ -30,6 +30,7 @@ const TABLES = [
   "memory_notes",
   "model_calls",
   "reminders",
+  "schedule_ticks",
   "sessions",
   "tool_calls",
   "turns",
