@@ -32,3 +32,13 @@ it("reaches V8's full collection without --expose-gc", () => {
   expect(() => vi.advanceTimersByTime(50)).not.toThrow();
   trim.stop();
 });
+
+it("collects within a quarter of a quiet period after the burst has been quiet for one", () => {
+  const collect = vi.fn();
+  const trim = new IdleTrim({ quietMs: 1000, collect });
+  vi.advanceTimersByTime(100);
+  trim.touch();
+  vi.advanceTimersByTime(1250);
+  expect(collect).toHaveBeenCalledTimes(1);
+  trim.stop();
+});
