@@ -23,7 +23,8 @@ function fullCollection(): () => void {
 }
 
 export class IdleTrim {
-  private lastActivity = 0;
+  /** The start-up is a burst of its own (the agents, the store, Next.js): the first collection follows it. */
+  private lastActivity = Date.now();
   private trimmedAfter = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly collect: () => void;
@@ -42,7 +43,7 @@ export class IdleTrim {
   }
 
   private check(quietMs: number): void {
-    if (this.lastActivity === 0 || this.lastActivity === this.trimmedAfter) return;
+    if (this.lastActivity === this.trimmedAfter) return;
     if (Date.now() - this.lastActivity < quietMs) return;
     this.trimmedAfter = this.lastActivity;
     this.collect();
