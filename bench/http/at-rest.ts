@@ -1,9 +1,11 @@
 /**
  * `bdk serve` of bot-examples/pr-approver at rest, on a chosen Node binary:
  * cold start to the first 200 on /v1/info (an empty state root and one
- * holding 5,000 sessions, interleaved), idle resident memory and where it
- * goes (V8 heap, external, anonymous vs file-backed pages), then 500 turns
- * (concurrency 50) and the resident memory right after and a minute later.
+ * holding 5,000 sessions, interleaved), idle resident memory 10 s after
+ * start and 40 s after (once the collection after the start-up has run) and
+ * where it goes (V8 heap, external, anonymous vs file-backed pages), then
+ * 500 turns (concurrency 50) and the resident memory right after and a
+ * minute later, against the same server's idle figure before them.
  *
  *   npx tsx bench/http/at-rest.ts [--node <path>] [--runs 3] [--turns 500]
  *   BDK_BENCH_NODE=$(bash scripts/node-binary.sh 22.23.5) npx tsx bench/http/at-rest.ts

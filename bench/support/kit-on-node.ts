@@ -5,7 +5,9 @@
  * ABI differs gets a copy of the tree (hard links, timestamps kept, so
  * bin/bdk.mjs still finds dist/ current) whose better-sqlite3 is rebuilt for
  * it from source once and cached per ABI under node_modules/.cache/bdk-node.
- * Bench-only: CI never runs it.
+ * The copy is laid anew at each run; a file edited in place during a run
+ * changes in the copy too (and a newer cli/, server/ or web/ file sends it
+ * through tsx). Bench-only: CI never runs it.
  *
  *   bash scripts/node-binary.sh 22.23.5   # fetches a Node from the npm registry, prints its path
  */
