@@ -19,8 +19,8 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { openStore } from "../../server/store/index.ts";
 import { KIT_DIR, type RunningServer, startServer } from "../../test/support/bdk-server.ts";
+import { fullStateRoot } from "../support/full-state-root.ts";
 import { benchNode, kitOnNode } from "../support/kit-on-node.ts";
 import { fmt, followWithNodeHttp, median, postJson } from "./workloads.ts";
 
@@ -79,28 +79,10 @@ async function start(stateRoot: string, probeFile?: string): Promise<{ server: R
   return { server, ms: performance.now() - started };
 }
 
-/** A state root holding `count` finished sessions of one turn each, as a restart of a busy server finds it. */
-function fullStateRoot(count: number): string {
-  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-bench-state-"));
-  const store = openStore(stateRoot);
-  const at = new Date().toISOString();
-  for (let i = 0; i < count; i++) {
-    const id = `ses_BENCHREST${String(i).padStart(15, "0")}`;
-    store.sessions.create({
-      id, agent: "pr-approver", title: `session ${i}`, mode: "chat", status: "waiting", channel: "http",
-      principal: { type: "user", id: "local" }, continuationToken: `http:${i}`, channelState: null, purpose: null,
-      dryRun: false, botVersion: "bench", createdAt: at, updatedAt: at,
-    });
-    store.events.append(id, [
-      { type: "message.received", data: { message: "Inspect https://github.com/acme/checkout/pull/42" } },
-      { type: "message.completed", data: { text: "Looks good.", finishReason: "stop" } },
-    ]);
-  }
-  store.close();
-  return stateRoot;
-}
-
 const mb = (bytes: number) => fmt(bytes / 2 ** 20);
+const describe = (heap: NodeJS.MemoryUsage) =>
+  `after a full GC: RSS ${mb(heap.rss)} MB = V8 heap ${mb(heap.heapTotal)} MB (live ${mb(heap.heapUsed)}) + ` +
+  `external ${mb(heap.external)} MB (array buffers ${mb(heap.arrayBuffers)}) + code, stacks, malloc and the binary ${mb(heap.rss - heap.heapTotal - heap.external)} MB`;
 const freshRoot = () => mkdtempSync(path.join(tmpdir(), "bdk-bench-state-"));
 
 // Cold starts, interleaved so a noisy neighbour costs both series alike; idle RSS from each empty start.
@@ -120,9 +102,7 @@ for (let run = 0; run < RUNS; run++) {
   idle.push(status(a.server.child.pid!));
   if (run === 0) {
     const heap = await usage(a.server.child.pid!, probeFile);
-    breakdown =
-      `idle, after a full GC: RSS ${mb(heap.rss)} MB = V8 heap ${mb(heap.heapTotal)} MB (live ${mb(heap.heapUsed)}) + ` +
-      `external ${mb(heap.external)} MB (array buffers ${mb(heap.arrayBuffers)}) + code, stacks, malloc and the binary ${mb(heap.rss - heap.heapTotal - heap.external)} MB`;
+    breakdown = `idle, ${describe(heap)}`;
     rmSync(probeFile, { force: true });
   }
   await sleep(TRIMMED_MS - SETTLE_MS);
@@ -148,7 +128,7 @@ console.log(
 console.log(breakdown);
 
 // What a load leaves behind, against the same server's idle RSS before it.
-const { server } = await start(freshRoot());
+const { server } = await start(freshRoot(), probeFile);
 try {
   await sleep(TRIMMED_MS);
   const rested = status(server.child.pid!).rss;
@@ -171,6 +151,8 @@ try {
     `${TURNS} turns (concurrency 50): RSS before ${fmt(rested)} MB, right after ${fmt(right)} MB, a minute later ${fmt(later)} MB ` +
       `(${later >= rested ? "+" : ""}${fmt(((later - rested) / rested) * 100)} % of idle; target within 20 %); load average ${load()}`,
   );
+  console.log(`  a minute after the load, ${describe(await usage(server.child.pid!, probeFile))}`);
 } finally {
   await server.stop();
+  rmSync(probeFile, { force: true });
 }
