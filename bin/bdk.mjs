@@ -7,13 +7,6 @@
 // without a build.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
-
-// A long-lived server idles with a small young generation (about 25 MB less
-// resident memory); scavenges stay cheap at this size.
-if (!process.execArgv.some((flag) => flag.startsWith("--max-semi-space-size"))) {
-  setFlagsFromString("--max-semi-space-size=4");
-}
 
 const KIT = new URL("../", import.meta.url);
 

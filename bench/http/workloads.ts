@@ -2,7 +2,7 @@
  * The HTTP workloads of `bench/http`, shared with `bench/otel` (which runs
  * them with tracing off and on). Each returns its figures; the callers print.
  */
-import { Agent, request } from "node:http";
+import { Agent, get, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { readNdjson } from "../../test/support/bdk-server.ts";
 
@@ -85,5 +85,30 @@ export function postJson<T>(agent: Agent, target: string, body: unknown): Promis
     );
     req.on("error", reject);
     req.end(payload);
+  });
+}
+
+/** Reads an NDJSON stream with node:http until `until` says stop. */
+export function followWithNodeHttp(streamUrl: string, until: (event: Event) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    get(streamUrl, (response) => {
+      let buffer = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        buffer += chunk;
+        let newline = buffer.indexOf("\n");
+        while (newline !== -1) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + 1);
+          if (line.trim() && until(JSON.parse(line) as Event)) {
+            response.destroy();
+            resolve();
+            return;
+          }
+          newline = buffer.indexOf("\n");
+        }
+      });
+      response.on("error", reject);
+    }).on("error", reject);
   });
 }

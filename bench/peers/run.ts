@@ -24,7 +24,7 @@
  * its session routes and `mockModel` (`eve/evals`) need an adapter here.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, get, request } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -69,22 +69,11 @@ function install(peer: string, node: string): string {
   return dir;
 }
 
-/** Node 24 from the npm registry's binary package, the version scripts/node24.sh pins. */
+/** Node 24 from the npm registry's binary package (scripts/node-binary.sh), the version scripts/node24.sh pins. */
 function node24(): string {
   const version = /^NODE24_VERSION=(\S+)$/m.exec(readFileSync(path.join(KIT, "scripts", "node24.sh"), "utf8"))?.[1];
-  const arch = { x64: "x64", arm64: "arm64" }[os.arch()];
-  if (!version || !arch || (os.platform() !== "linux" && os.platform() !== "darwin")) throw new Error(`no Node 24 package for ${os.platform()}-${os.arch()}`);
-  const pkg = `node-${os.platform()}-${arch}`;
-  const dir = path.join(WORK, `${pkg}-${version}`);
-  const bin = path.join(dir, "bin", "node");
-  if (existsSync(bin)) return bin;
-  console.log(`fetching ${pkg}@${version} from the npm registry`);
-  const download = mkdtempSync(path.join(os.tmpdir(), "bdk-node24-"));
-  execFileSync("npm", ["pack", "--silent", `${pkg}@${version}`], { cwd: download, stdio: ["ignore", "ignore", "inherit"] });
-  mkdirSync(dir, { recursive: true });
-  execFileSync("sh", ["-c", `tar -xzf "${download}"/*.tgz -C "${dir}" --strip-components=1`]);
-  rmSync(download, { recursive: true, force: true });
-  return bin;
+  if (!version) throw new Error("scripts/node24.sh pins no NODE24_VERSION");
+  return execFileSync("bash", [path.join(KIT, "scripts", "node-binary.sh"), version], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 }
 
 interface Peer {

@@ -4,11 +4,12 @@ import { IdleTrim } from "./idle-trim.ts";
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-it("collects once after a burst goes quiet, and not again while the server stays idle", () => {
+it("collects once after the start-up, once after each burst goes quiet, and not again while the server stays idle", () => {
   const collect = vi.fn();
   const trim = new IdleTrim({ quietMs: 1000, collect });
   vi.advanceTimersByTime(5000);
-  expect(collect).not.toHaveBeenCalled();
+  expect(collect).toHaveBeenCalledTimes(1);
+  collect.mockClear();
 
   trim.touch();
   vi.advanceTimersByTime(500);
@@ -30,5 +31,15 @@ it("reaches V8's full collection without --expose-gc", () => {
   const trim = new IdleTrim({ quietMs: 10 });
   trim.touch();
   expect(() => vi.advanceTimersByTime(50)).not.toThrow();
+  trim.stop();
+});
+
+it("collects within a quarter of a quiet period after the burst has been quiet for one", () => {
+  const collect = vi.fn();
+  const trim = new IdleTrim({ quietMs: 1000, collect });
+  vi.advanceTimersByTime(100);
+  trim.touch();
+  vi.advanceTimersByTime(1250);
+  expect(collect).toHaveBeenCalledTimes(1);
   trim.stop();
 });

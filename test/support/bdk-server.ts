@@ -36,14 +36,18 @@ export async function startServer(options: {
   env?: Record<string, string>;
   stateRoot?: string;
   port?: number;
+  /** The Node binary (default: this one) and the kit it runs (default: this checkout); benches compare Node versions. */
+  node?: string;
+  kitDir?: string;
 }): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const stateRoot = options.stateRoot ?? mkdtempSync(path.join(tmpdir(), "bdk-state-"));
+  const kitDir = options.kitDir ?? KIT_DIR;
   const child = spawn(
-    process.execPath,
-    [BIN, "serve", "--dir", options.dir, "--port", String(port), "--state-root", stateRoot, ...(options.args ?? [])],
+    options.node ?? process.execPath,
+    [path.join(kitDir, "bin", "bdk.mjs"), "serve", "--dir", options.dir, "--port", String(port), "--state-root", stateRoot, ...(options.args ?? [])],
     {
-      cwd: KIT_DIR,
+      cwd: kitDir,
       env: { ...process.env, BDK_MODEL: "scripted", NO_COLOR: "1", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
