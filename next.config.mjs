@@ -7,6 +7,7 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   devIndicators: false,
+  productionBrowserSourceMaps: true,
   typescript: { ignoreBuildErrors: true },
 };
 
