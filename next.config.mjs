@@ -7,7 +7,6 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   devIndicators: false,
-  productionBrowserSourceMaps: true,
   typescript: { ignoreBuildErrors: true },
 };
 
