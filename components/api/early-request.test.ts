@@ -20,7 +20,7 @@ function loadPage(href: string, token: string) {
     asked.push({ url: input, authorization: init.headers.Authorization });
     return Promise.resolve(ndjson([{ index: 0, type: "session.started", sessionId: "ses_A", data: {} }]));
   };
-  vm.runInNewContext(`(${requestSessionEventsEarly.toString()})(${JSON.stringify(TOKEN_KEY)})`, { window, fetch: pageFetch, URLSearchParams, encodeURIComponent });
+  vm.runInNewContext(`(${requestSessionEventsEarly.toString()})(${JSON.stringify(TOKEN_KEY)})`, { window, fetch: pageFetch, URLSearchParams, encodeURIComponent, Response, WritableStream });
   vi.stubGlobal("window", window);
   return { asked, pathname: url.pathname };
 }

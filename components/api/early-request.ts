@@ -39,7 +39,14 @@ export function requestSessionEventsEarly(tokenKey: string): void {
     }
     const headers: Record<string, string> = { Accept: "application/x-ndjson" };
     if (token) headers.Authorization = `Bearer ${token}`;
-    const response = fetch(url, { cache: "no-store", headers });
+    const response = fetch(url, { cache: "no-store", headers }).then((answer) => {
+      if (!answer.body) return answer;
+      // Read it now: a body nobody reads stops arriving once the browser's buffer is full. The
+      // drained branch pulls it all in; the kept one holds it for the app, still as a stream.
+      const [kept, drained] = answer.body.tee();
+      drained.pipeTo(new WritableStream()).catch(() => {});
+      return new Response(kept, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+    });
     // A failure surfaces where the response is taken; one never taken must not be reported as unhandled.
     response.catch(() => {});
     window.bdkEarlyRequest = { url, token, response };
