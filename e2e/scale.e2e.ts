@@ -103,6 +103,38 @@ test("a 5,000-event session opens at its last message, with only a window of its
   }
 });
 
+test("a session opened by URL asks for its events before the app's JavaScript has loaded, and the app uses that answer", async ({ bdk }) => {
+  const sessionId = "ses_SYNTHETICEARLY";
+  const events = syntheticEvents(sessionId, 60);
+  const lastUser = events.findLast((event) => event.type === "message.received")!.data as { message: string };
+  const body = `${events.map((event) => JSON.stringify(event)).join("\n")}\n`;
+  const { page, context } = await bdk.newPage();
+  try {
+    // The app's scripts are held until the events have been asked for: only a request made by the HTML itself can release them.
+    let eventsAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (eventsAsked = resolve));
+    const eventRequests: Array<string | null> = [];
+    await page.route("**/_next/static/**/*.js", async (route) => {
+      await asked;
+      await route.continue();
+    });
+    await page.route(`**/v1/session/${sessionId}/events*`, async (route) => {
+      eventRequests.push(await route.request().headerValue("authorization"));
+      eventsAsked();
+      await route.fulfill({ status: 200, contentType: "application/x-ndjson", body });
+    });
+    await page.route(`**/v1/session/${sessionId}/stream*`, (route) => route.fulfill({ status: 200, contentType: "application/x-ndjson", body: "\n" }));
+    await page.route(`**/v1/session/${sessionId}`, (route) =>
+      route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, session: { id: sessionId, title: "Synthetic" } }) }),
+    );
+    await page.goto(`/playground?sessionId=${sessionId}`);
+    await expect(page.getByText(lastUser.message, { exact: true })).toBeInViewport();
+    expect(eventRequests, "one request for the events, carrying the signed-in token").toEqual([`Bearer ${bdk.token}`]);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a write call in doubt has a badge in Chat and an entry in the Approvals inbox, until someone clears it", async ({ bdk }) => {
   const server = mainServer();
   // What recovery leaves after a crash cut a payment off: the ledger row in doubt and its event, in the server's own store.

@@ -1,5 +1,3 @@
-import { Playground } from "../../components/playground/Playground.tsx";
+import { PlaygroundPage } from "../../components/playground/PlaygroundPage.tsx";
 
-export default function PlaygroundPage() {
-  return <Playground />;
-}
+export default PlaygroundPage;

@@ -13,6 +13,22 @@ import { startServer } from "../../e2e/server-process.ts";
 import { syntheticEvents } from "../../e2e/synthetic-session.ts";
 
 const KIT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** In the page: the milestones between navigation and usable, from Navigation, Resource and Paint Timing. */
+function milestones(): Record<string, number> {
+  const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+  const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+  const scripts = resources.filter((entry) => entry.initiatorType === "script");
+  const events = resources.find((entry) => entry.name.includes("/events"));
+  const paint = performance.getEntriesByName("first-contentful-paint")[0];
+  return {
+    html: nav.responseEnd,
+    "scripts loaded": Math.max(0, ...scripts.map((entry) => entry.responseEnd)),
+    domContentLoaded: nav.domContentLoadedEventEnd,
+    "first paint": paint?.startTime ?? 0,
+    "events requested": events?.startTime ?? 0,
+    "events arrived": events?.responseEnd ?? 0,
+  };
+}
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const server = await startServer(KIT_DIR, path.join(KIT_DIR, "bot-examples", "pr-approver"), path.join(KIT_DIR, "bench", ".work"));
@@ -91,6 +107,8 @@ try {
     // Usable minus the moment the events response ended: the cost of folding and drawing 5,000 events.
     const afterData: Record<string, number[]> = { chat: [], trace: [], raw: [] };
     const keys: Array<{ script: number; render: number }> = [];
+    // Where the time before usable goes, per tab (ms since navigation start, from the page's own performance entries).
+    const phases: Record<string, Array<Record<string, number>>> = { chat: [], trace: [], raw: [] };
     for (let round = 0; round < 3; round++) {
       for (const tab of Object.keys(usable)) {
         const { page, context } = await ctx.newPage();
@@ -102,6 +120,7 @@ try {
         await page.goto(`/playground?sessionId=${sessionId}${tab === "chat" ? "" : `&tab=${tab}`}`);
         const at = Number(await (await page.waitForFunction(`(${usable[tab]}) && performance.now()`, undefined, { polling: "raf", timeout: 20_000 })).jsonValue());
         const dataEnd = await page.evaluate(() => (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((entry) => entry.name.includes("/events"))?.responseEnd ?? 0);
+        phases[tab].push(await page.evaluate(milestones));
         opened[tab].push(at);
         afterData[tab].push(at - dataEnd);
         if (tab === "chat") {
@@ -136,6 +155,10 @@ try {
       await context.close();
     }
     const ms = (values: number[]) => `${median(values).toFixed(0)} ms`;
+    for (const tab of Object.keys(phases)) {
+      const names = Object.keys(phases[tab][0]);
+      console.log(`  ${tab} timeline (median ms since navigation): ${names.map((name) => `${name} ${median(phases[tab].map((p) => p[name])).toFixed(0)}`).join(", ")}, usable ${median(opened[tab]).toFixed(0)}`);
+    }
     console.log(`5,000-event session, navigation → usable (median of 3): Chat ${ms(opened.chat)}, Trace ${ms(opened.trace)}, Raw ${ms(opened.raw)} (target < 1000 ms each; the playground without a session: ${ms(empty)})`);
     console.log(`  of which after the events arrived (folding and drawing them): Chat ${ms(afterData.chat)}, Trace ${ms(afterData.trace)}, Raw ${ms(afterData.raw)}`);
     const totals = keys.map((key) => key.script + key.render).sort((x, y) => x - y);

@@ -2,7 +2,7 @@
  * The navbar bearer token, kept in localStorage, and a flag raised when the
  * server answers 401 so the navbar can ask for it.
  */
-const TOKEN_KEY = "bdk.bearerToken";
+export const TOKEN_KEY = "bdk.bearerToken";
 
 export interface AuthState {
   token: string;

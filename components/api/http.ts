@@ -1,4 +1,5 @@
 import { getToken, markTokenRequired } from "./auth-store.ts";
+import { takeEarlyResponse } from "./early-request.ts";
 import { toApiError } from "./errors.ts";
 
 /** fetch with the navbar token; never throws on HTTP status (the Try modal shows any response). */
@@ -6,7 +7,8 @@ export async function fetchWithAuth(url: string, init: RequestInit = {}): Promis
   const headers = new Headers(init.headers);
   const token = getToken();
   if (token) headers.set("Authorization", `Bearer ${token}`);
-  const res = await fetch(url, { cache: "no-store", ...init, headers });
+  const early = (init.method ?? "GET") === "GET" ? takeEarlyResponse(url, token, init.signal ?? undefined) : undefined;
+  const res = await (early ?? fetch(url, { cache: "no-store", ...init, headers }));
   if (res.status === 401) markTokenRequired();
   return res;
 }

@@ -16,18 +16,30 @@ export function formatCount(n: number | undefined | null): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/**
+ * One formatter per style, made on first use: `toLocaleTimeString(…, options)`
+ * builds a new Intl formatter on every call, about a millisecond each, which
+ * was most of drawing a screenful of Raw rows.
+ */
+function formatter(make: () => Intl.DateTimeFormat): () => Intl.DateTimeFormat {
+  let made: Intl.DateTimeFormat | undefined;
+  return () => (made ??= make());
+}
+const timeFormat = formatter(() => new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" }));
+const dateTimeFormat = formatter(() => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }));
+
 export function formatTime(iso: string | undefined | null): string {
   if (!iso) return "–";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return timeFormat().format(date);
 }
 
 export function formatDateTime(iso: string | undefined | null): string {
   if (!iso) return "–";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return dateTimeFormat().format(date);
 }
 
 export function relativeTime(iso: string | undefined | null, now = Date.now()): string {

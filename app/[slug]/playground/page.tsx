@@ -1,6 +1,4 @@
-import { Playground } from "../../../components/playground/Playground.tsx";
+import { PlaygroundPage } from "../../../components/playground/PlaygroundPage.tsx";
 
-/** The client component reads its API base from the URL, so the slug param is not needed here. */
-export default function AgentPlaygroundPage() {
-  return <Playground />;
-}
+/** The client app reads its API base from the URL, so the slug param is not needed here. */
+export default PlaygroundPage;

@@ -17,7 +17,15 @@ import { TranscriptList } from "./TranscriptList.tsx";
 import { UserMessage } from "./UserMessage.tsx";
 import { useChatActions } from "./useChatActions.ts";
 
-export function ChatTab({ info, feed }: { info: AgentInfo | undefined; feed: FeedSnapshot | null }) {
+export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | undefined; feed: FeedSnapshot | null; active: boolean }) {
+  // Chat stays mounted behind the other tabs (its draft and notes survive), but folding and drawing the events
+  // there would only delay the visible tab (for 5,000 events, more than drawing that tab): it keeps what it last
+  // showed and catches up when shown again.
+  const shownFeed = useRef(liveFeed);
+  useEffect(() => {
+    if (active) shownFeed.current = liveFeed;
+  }, [active, liveFeed]);
+  const feed = active ? liveFeed : shownFeed.current;
   const api = useApi();
   const nav = useNavigation();
   const sessionId = nav.sessionId;

@@ -50,7 +50,7 @@ export function PlaygroundTabs({ info, feed }: { info: AgentInfo | undefined; fe
       </nav>
       <main className="flex min-h-0 flex-1 flex-col">
         <TabPanel idPrefix={PREFIX} id="chat" active={nav.tab === "chat"} className={panel} keepMounted>
-          <ChatTab info={info} feed={feed} />
+          <ChatTab info={info} feed={feed} active={nav.tab === "chat"} />
         </TabPanel>
         <TabPanel idPrefix={PREFIX} id="runs" active={nav.tab === "runs"} className={page}>
           <RunsTab />
