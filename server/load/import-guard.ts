@@ -64,6 +64,7 @@ const generation = new Int32Array(shared, 0, 2);
 const deadline = new Float64Array(shared, 8, 1);
 const reportBytes = new Uint8Array(shared, 16);
 const armed = new Map<number, { at: number; report: string }>();
+const encoder = new TextEncoder();
 
 let watchdog: Worker | undefined;
 let nextId = 0;
@@ -82,7 +83,7 @@ function arm(): void {
   for (const entry of armed.values()) if (!first || entry.at < first.at) first = entry;
   deadline[0] = 0;
   if (first) {
-    generation[1] = new TextEncoder().encodeInto(first.report, reportBytes).written;
+    generation[1] = encoder.encodeInto(first.report, reportBytes).written;
     deadline[0] = first.at;
   }
   Atomics.add(generation, 0, 1);
