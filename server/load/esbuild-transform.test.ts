@@ -59,6 +59,19 @@ describe("a project's TypeScript transpiled by esbuild, run as jiti runs Babel's
     expect(await tool?.execute({}, {} as never)).toBe("named");
   });
 
+  it("names the default import that is not a function, as with Babel's bindings", async () => {
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      "bot/lib/named-only.cjs": "module.exports = { helper: () => 1 };\n",
+      "bot/tools/calls_default.ts": 'import helper from "../lib/named-only.cjs";\n\nconst value: number = helper();\nexport default { description: String(value), execute: () => value };\n',
+    });
+    const { diagnostics } = await loadAgent(dir);
+    expect(diagnostics.find((diagnostic) => diagnostic.file === "bot/tools/calls_default.ts")).toMatchObject({
+      line: 3,
+      message: expect.stringMatching(/`helper` imported as default from `..\/lib\/named-only.cjs` is not a function/),
+    });
+  });
+
   it("leaves no esbuild service running after a load that transpiled", async () => {
     const before = new Set(esbuildChildren());
     const dir = tempProject({ ...INSTRUCTIONS, "bot/tools/plain.ts": 'const n: number = 1;\nexport default { description: `n ${n}`, execute: () => n };\n' });
