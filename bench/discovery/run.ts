@@ -20,7 +20,9 @@
  * compiled JavaScript: a checkout runs its TypeScript through tsx, which
  * costs about a second of CPU per start).
  *
- *   npx tsx bench/discovery/run.ts [--tools 250] [--runs 3] [--bin path/to/bdk.mjs]
+ * `--case real-shaped` runs one case.
+ *
+ *   npx tsx bench/discovery/run.ts [--tools 250] [--runs 3] [--case name] [--bin path/to/bdk.mjs]
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -37,7 +39,8 @@ function flag(name: string, fallback: number): number {
   return index === -1 ? fallback : Number(process.argv[index + 1]);
 }
 
-type Case = "real-shaped" | "zod-tools" | "failing-lib" | "failing-lib-alias";
+const CASES = ["real-shaped", "zod-tools", "failing-lib", "failing-lib-alias"] as const;
+type Case = (typeof CASES)[number];
 
 function toolSource(index: number, salt: string, kind: Case): string {
   return `import { defineTool } from "@cursor/bdk/tools";
@@ -116,7 +119,9 @@ const runs = flag("runs", 3);
 let allOnTarget = true;
 
 console.log(`kit: ${BIN}`);
-for (const kind of ["real-shaped", "zod-tools", "failing-lib", "failing-lib-alias"] as const) {
+const only = option("case");
+if (only !== undefined && !CASES.includes(only as Case)) throw new Error(`--case: one of ${CASES.join(", ")}`);
+for (const kind of CASES.filter((name) => only === undefined || name === only)) {
   const dir = path.join(KIT_ROOT, "bench", ".work", `discovery-${kind}-${tools}`);
   generate(dir, tools, kind);
   rmSync(CACHE_HOME, { recursive: true, force: true });

@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { summarizeTrajectory } from "../../server/harness/trajectory.ts";
 import type { AnyBdkEvent } from "../../server/protocol/events.ts";
-import { readCheckedTrace } from "../../server/store/checked-trace.ts";
 import { formatRanges } from "../../server/store/trace.ts";
 import { booleanFlag, type Command, stringFlag, UsageError } from "../command.ts";
 import { trajectoryJson } from "../render.ts";
@@ -23,6 +22,8 @@ export const trajectoryCommand: Command = {
       io.stderr.write(`bdk trajectory: no such file ${resolved}\n`);
       return 1;
     }
+    // The store (drizzle, better-sqlite3) loads only for this command, not for every `bdk` start.
+    const { readCheckedTrace } = await import("../../server/store/checked-trace.ts");
     const trace = readCheckedTrace(resolved);
     if (trace.restored) {
       io.stderr.write(`bdk trajectory: the trace lacked events ${formatRanges(trace.restored.ranges)}; restored them from ${trace.restored.database}\n`);

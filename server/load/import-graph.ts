@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BuildOptions, Message, Metafile, Plugin } from "esbuild";
+import { withEsbuild } from "./esbuild-service.ts";
 import type { ProjectManifest } from "../discover/manifest.ts";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
 
@@ -169,9 +170,6 @@ function missingExportOf(message: Message): MissingExport | undefined {
   };
 }
 
-let scansRunning = 0;
-let stopping: Promise<void> | undefined;
-
 /**
  * Scans the files (absolute) and what they import. Errors esbuild finds
  * besides missing exports (syntax, unresolved modules) are left to the
@@ -180,7 +178,6 @@ let stopping: Promise<void> | undefined;
  */
 export async function scanImports(rootDir: string, entryFiles: string[]): Promise<ImportScan | undefined> {
   if (entryFiles.length === 0) return { imports: new Map(), specifiers: new Map(), missingExports: [] };
-  const esbuild = await import("esbuild");
   const options: BuildOptions = {
     absWorkingDir: rootDir,
     entryPoints: entryFiles,
@@ -194,9 +191,7 @@ export async function scanImports(rootDir: string, entryFiles: string[]): Promis
     splitting: true,
     // esbuild reads the project's tsconfig.json (and its `extends`) as the loader does, `paths` included.
   };
-  await stopping;
-  scansRunning++;
-  try {
+  return withEsbuild(async (esbuild) => {
     // A project that links: esbuild resolves every import itself, and the metafile says what it found. An
     // asset import (`./prompt.md`, no loader) fails it too, and takes the second way.
     const linked = await esbuild.build({ ...options, metafile: true, plugins: [kitPlugin] }).catch(() => undefined);
@@ -210,14 +205,7 @@ export async function scanImports(rootDir: string, entryFiles: string[]): Promis
       if (!Array.isArray(failure.errors)) return undefined;
       return { ...graph, missingExports: missingExportsOf([...failure.errors, ...(failure.warnings ?? [])]) };
     }
-  } finally {
-    // esbuild keeps a service process for the next build; a scan runs at load (and a dev reload), so the
-    // process is not kept for the server's life. Not while another scan still uses it.
-    if (--scansRunning === 0) {
-      stopping = esbuild.stop();
-      await stopping;
-    }
-  }
+  });
 }
 
 function missingExportsOf(messages: Message[]): MissingExport[] {

@@ -35,33 +35,59 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 // Plain JavaScript, evaluated in its own thread: it must not depend on the kit's TypeScript loader, and
 // runs as CommonJS or as a module (\`--input-type=module\` reaches eval'd workers), hence getBuiltinModule.
+// It sleeps on the shared state (no message per import: two per tool were a tenth of a warm validate's CPU)
+// and wakes when the main thread changes it or the armed deadline passes.
 const WATCHDOG_SOURCE = `
-const { parentPort } = process.getBuiltinModule("node:worker_threads");
+const { workerData } = process.getBuiltinModule("node:worker_threads");
 const { writeSync } = process.getBuiltinModule("node:fs");
-const armed = new Map();
-parentPort.on("message", (message) => {
-  if (message.type === "end") {
-    clearTimeout(armed.get(message.id));
-    armed.delete(message.id);
-    return;
+const generation = new Int32Array(workerData, 0, 2);
+const deadline = new Float64Array(workerData, 8, 1);
+const report = new Uint8Array(workerData, 16);
+for (;;) {
+  const seen = Atomics.load(generation, 0);
+  const at = deadline[0];
+  const left = at - Date.now();
+  if (at === 0 || left > 0) {
+    Atomics.wait(generation, 0, seen, at === 0 ? undefined : left);
+    continue;
   }
-  armed.set(message.id, setTimeout(() => {
-    writeSync(2, message.report);
-    process.kill(process.pid, "SIGKILL");
-  }, message.ms));
-});
+  // The main thread is stuck (it would have moved the deadline): the report it left is the stuck import's.
+  writeSync(2, report.slice(0, generation[1]));
+  process.kill(process.pid, "SIGKILL");
+}
 `;
+
+const REPORT_BYTES = 4096;
+/** Shared with the watchdog: [generation, report length] (Int32), the deadline (Float64, ms; 0: none), the report (UTF-8). */
+const shared = new SharedArrayBuffer(16 + REPORT_BYTES);
+const generation = new Int32Array(shared, 0, 2);
+const deadline = new Float64Array(shared, 8, 1);
+const reportBytes = new Uint8Array(shared, 16);
+const armed = new Map<number, { at: number; report: string }>();
+const encoder = new TextEncoder();
 
 let watchdog: Worker | undefined;
 let nextId = 0;
 
-function startWatchdog(): Worker {
+function startWatchdog(): void {
   if (!watchdog) {
-    watchdog = new Worker(WATCHDOG_SOURCE, { eval: true, stdout: false, stderr: false });
+    watchdog = new Worker(WATCHDOG_SOURCE, { eval: true, stdout: false, stderr: false, workerData: shared });
     // It only watches: it never keeps the process alive.
     watchdog.unref();
   }
-  return watchdog;
+}
+
+/** Hands the watchdog the import due first (none: it sleeps until the next one). */
+function arm(): void {
+  let first: { at: number; report: string } | undefined;
+  for (const entry of armed.values()) if (!first || entry.at < first.at) first = entry;
+  deadline[0] = 0;
+  if (first) {
+    generation[1] = encoder.encodeInto(first.report, reportBytes).written;
+    deadline[0] = first.at;
+  }
+  Atomics.add(generation, 0, 1);
+  Atomics.notify(generation, 0);
 }
 
 /** The file as a person at this terminal finds it. */
@@ -78,13 +104,12 @@ function shown(absoluteFile: string): string {
  */
 export async function guardedImport<T>(absoluteFile: string, projectRoot: string, timeoutMs: number, load: () => Promise<T>): Promise<T> {
   const id = nextId++;
-  const dog = startWatchdog();
-  dog.postMessage({
-    type: "start",
-    id,
-    ms: timeoutMs + WATCHDOG_GRACE_MS,
+  startWatchdog();
+  armed.set(id, {
+    at: Date.now() + timeoutMs + WATCHDOG_GRACE_MS,
     report: `error    ${shown(absoluteFile)}  its import has kept the process busy for over ${seconds(timeoutMs)} (an endless loop at the top level?); stopping.\n`,
   });
+  arm();
   guardProcessExit(projectRoot);
   const exitRefusal = refuseExitDuringImport();
   let timer: NodeJS.Timeout | undefined;
@@ -99,6 +124,7 @@ export async function guardedImport<T>(absoluteFile: string, projectRoot: string
   } finally {
     clearTimeout(timer);
     exitRefusal.release();
-    dog.postMessage({ type: "end", id });
+    armed.delete(id);
+    arm();
   }
 }

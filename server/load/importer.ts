@@ -23,7 +23,9 @@ import { guardedImport, ImportTimeoutError, importTimeoutMs } from "./import-gua
 import { explainInteropError } from "./interop-errors.ts";
 import { explainMissingModule } from "./missing-module.ts";
 import { projectFrames } from "./project-frame.ts";
+import { esbuildTransform } from "./esbuild-transform.ts";
 import { defaultTranspileCacheDir, TranspileCache } from "./transpile-cache.ts";
+import { recordSourceLines } from "./transpiled-lines.ts";
 
 export type ModuleImport =
   | { ok: true; module: Record<string, unknown> }
@@ -66,21 +68,28 @@ const require = createRequire(import.meta.url);
 let transpileCache: TranspileCache | undefined;
 let babel: ((input: TransformOptions) => TransformResult) | undefined;
 
+const versionOf = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+
 /**
- * jiti's own Babel transform behind the kit's cache (jiti's fs cache writes
- * in place, keys by path and never prunes). The transform is what jiti
- * loads by default; it is not among the package's exports, hence the path.
+ * esbuild (esbuild-transform.ts), else jiti's own Babel transform, behind
+ * the kit's cache (jiti's fs cache writes in place, keys by path and never
+ * prunes). Babel is what jiti loads by default; it is not among the
+ * package's exports, hence the path.
  */
 function cachedTransform(input: TransformOptions): TransformResult {
   transpileCache ??= new TranspileCache({
     dir: defaultTranspileCacheDir(),
-    salt: `bdk ${kitVersion()} jiti ${(require("jiti/package.json") as { version: string }).version}`,
+    salt: `bdk ${kitVersion()} jiti ${versionOf("jiti")} esbuild ${versionOf("esbuild")}`,
   });
-  // Babel takes a while to load: a run whose modules are all cached does not load it.
-  return transpileCache.transform(input, (missed) => {
+  // Babel takes a while to load: a run that does not need it (all cached, or all taken by esbuild) does not load it.
+  const output = transpileCache.transform(input, (missed) => {
+    const fast = esbuildTransform(missed);
+    if (fast) return fast;
     babel ??= require(path.join(path.dirname(require.resolve("jiti")), "../dist/babel.cjs")) as (input: TransformOptions) => TransformResult;
     return babel(missed);
   });
+  if (input.filename) recordSourceLines(input.filename, output.lines);
+  return { code: output.code, error: output.error };
 }
 
 /** Static imports as jiti's transform writes them: `await jitiImport("../lib/x.js")`. */

@@ -10,7 +10,7 @@ import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
 import { type ImportBinding, readImports } from "./module-imports.ts";
 import { projectFrame } from "./project-frame.ts";
 
-const INTEROP_CALL = /^\(0\s*,\s*(_[\w$]*?)\d*\.([\w$]+)\) is not a function$/;
+const INTEROP_CALL = /^\(0\s*,\s*((?:import)?_[\w$]*?)\d*\.([\w$]+)\) is not a function$/;
 
 export interface InteropExplanation {
   message: string;
@@ -26,7 +26,7 @@ export function explainInteropError(error: unknown, rootDir: string): InteropExp
   const [, binding, member] = match;
   const site = projectFrame(error, rootDir);
   const imports = site ? readImports(site.absolute) : [];
-  const found = imports.find((entry) => entry.imported === member && babelBinding(entry.source) === binding);
+  const found = imports.find((entry) => entry.imported === member && [babelBinding(entry.source), esbuildBinding(entry.source)].includes(binding));
   const where = site ? { file: path.relative(rootDir, site.absolute), line: site.line } : {};
   if (!found) {
     const kind = member === "default" ? "A default import" : `The import \`${member}\``;
@@ -78,4 +78,15 @@ function babelBinding(source: string): string {
     .replace(/^[-0-9]+/, "")
     .replace(/[-\s]+(.)?/g, (_match, next: string | undefined) => (next ? next.toUpperCase() : ""));
   return `_${identifier.replace(/^_+/, "").replace(/\d+$/, "")}`;
+}
+
+/**
+ * The name esbuild gives it (esbuild-transform.ts): `import_` and the base
+ * name (the folder's for an `index`), other characters as `_`, without the
+ * trailing digits of a repeat (`import_tools2`).
+ */
+function esbuildBinding(source: string): string {
+  const base = path.posix.basename(source, path.posix.extname(source));
+  const named = base === "index" ? path.posix.basename(path.posix.dirname(source)) : base;
+  return `import_${named.replace(/[^\w$]/g, "_")}`.replace(/\d+$/, "");
 }

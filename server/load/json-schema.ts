@@ -43,6 +43,12 @@ function instance(dialect: "draft-07" | "2019-09" | "2020-12"): AnyAjv {
   return ajv;
 }
 
+/**
+ * Validators by dialect and schema text: the tools a helper gives the same
+ * schema share one compile (ajv caches by object, and each tool's is its own).
+ */
+const compiledByText = new Map<string, ValidateFunction>();
+
 /** The dialect `$schema` names; anything else (or none) is read as draft-07, the dialect models are given. */
 function dialectOf(schema: Record<string, unknown>): "draft-07" | "2019-09" | "2020-12" {
   const id = typeof schema.$schema === "string" ? schema.$schema : "";
@@ -57,10 +63,15 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledJson
   // A `$schema` ajv has no meta-schema for (draft-04, a vendor URL) would fail the compile: check it as draft-07.
   const { $schema, ...rest } = schema;
   const usable = dialect === "draft-07" && $schema !== undefined && !String($schema).includes("draft-07") ? rest : schema;
-  const ajv = instance(dialect);
-  // Ajv registers a schema under its `$id`; generated schemas may share one, and each tool compiles its own.
-  if (typeof usable.$id === "string") ajv.removeSchema(usable.$id);
-  const validate = ajv.compile(usable) as ValidateFunction;
+  const text = `${dialect} ${JSON.stringify(usable)}`;
+  let validate = compiledByText.get(text);
+  if (!validate) {
+    const ajv = instance(dialect);
+    // Ajv registers a schema under its `$id`; generated schemas may share one, and each tool compiles its own.
+    if (typeof usable.$id === "string") ajv.removeSchema(usable.$id);
+    validate = ajv.compile(usable) as ValidateFunction;
+    compiledByText.set(text, validate);
+  }
   return {
     check(value) {
       // Defaults are written into the value: validate a copy, never the caller's object.

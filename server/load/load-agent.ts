@@ -21,6 +21,7 @@ import { emptyAssembly, type AgentAssembly } from "./assembly.ts";
 import { reportBuiltinNames } from "./builtin-names.ts";
 import { resolveConnection } from "./connections.ts";
 import { absolute, checked, importDefinition, type LoadContext } from "./context.ts";
+import { withEsbuild } from "./esbuild-service.ts";
 import { checkArtifacts, checkChannel, checkHook, checkReminder, checkResult, checkSchedule } from "./definitions.ts";
 import { loadEvals } from "./evals.ts";
 import { loadExtension } from "./extensions.ts";
@@ -124,6 +125,11 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
   diagnostics.items.push(...discovery.diagnostics);
   if (!manifest) return { diagnostics: diagnostics.items };
 
+  return withEsbuild(async () => loadManifest(manifest, diagnostics));
+}
+
+/** Every module of the project imported and checked: the esbuild service is held meanwhile (esbuild-service.ts). */
+async function loadManifest(manifest: ProjectManifest, diagnostics: DiagnosticList): Promise<LoadResult> {
   const scan = await scanImports(manifest.rootDir, manifestModules(manifest));
   const importer = createProjectImporter(manifest.rootDir, scan);
   const ctx: LoadContext = {

@@ -1,6 +1,7 @@
-/** Where in a project's own code an error was thrown, from its stack (jiti maps frames back to the source). */
+/** Where in a project's own code an error was thrown, from its stack (lines as written: see transpiled-lines.ts). */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourceLine } from "./transpiled-lines.ts";
 
 const STACK_FRAME = /\(?((?:file:\/\/)?\/[^():\n]+):(\d+):\d+\)?$/;
 
@@ -8,7 +9,7 @@ function projectLocationIn(text: string, root: string): { absolute: string; line
   const frame = STACK_FRAME.exec(text.trim());
   if (!frame) return undefined;
   const absolute = frame[1].startsWith("file://") ? fileURLToPath(frame[1]) : frame[1];
-  return absolute.startsWith(root) && !absolute.slice(root.length).split(path.sep).includes("node_modules") ? { absolute, line: Number(frame[2]) } : undefined;
+  return absolute.startsWith(root) && !absolute.slice(root.length).split(path.sep).includes("node_modules") ? { absolute, line: sourceLine(absolute, Number(frame[2])) } : undefined;
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * Transpiled project modules kept across runs, so a second `bdk validate`
- * (or `serve`, `dev`) of an unchanged project does not run Babel again. An
+ * (or `serve`, `dev`) of an unchanged project does not transpile again. An
  * entry is keyed by what decides the output: the source text (not its
  * mtime: a checkout, a `touch` or a rebuild changes mtimes, an edit changes
  * the text), the file's extension (`.ts` or `.tsx` parse differently), the
- * transform options, and the versions of the kit and of jiti.
+ * transform options, and the versions of the kit, jiti and esbuild. An entry
+ * holds the code and, when the transpiler moved lines, each line's source line.
  *
  * Several processes share the folder (a `bdk dev` and a `bdk validate` of
  * the same project): an entry is written to a temporary file and renamed
@@ -26,6 +27,8 @@ export interface TranspileInput {
 export interface TranspileOutput {
   code: string;
   error?: unknown;
+  /** The source line of each line of `code`, when the transpiler moved lines (esbuild-transform.ts). */
+  lines?: readonly number[];
 }
 
 export interface TranspileCacheOptions {
@@ -41,7 +44,7 @@ export interface TranspileCacheStats {
   misses: number;
 }
 
-const FORMAT = "bdk-transpiled-1";
+const FORMAT = "bdk-transpiled-2";
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /** A hit refreshes the entry's mtime (its place in the pruning order) when it is older than this, not on every read. */
 const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -80,11 +83,11 @@ export class TranspileCache {
     const cached = this.read(file);
     if (cached !== undefined) {
       this.stats.hits++;
-      return { code: cached };
+      return cached;
     }
     this.stats.misses++;
     const output = transpile(input);
-    if (!output.error) this.write(file, output.code);
+    if (!output.error) this.write(file, output);
     return output;
   }
 
@@ -97,8 +100,8 @@ export class TranspileCache {
     return path.join(this.options.dir, key.slice(0, 2), `${key}.js`);
   }
 
-  /** The entry's code when it verifies: its first line is the format and the hash of the rest. */
-  private read(file: string): string | undefined {
+  /** The entry when it verifies: its first line is the format and the hash of the rest, the second the line table (or empty). */
+  private read(file: string): TranspileOutput | undefined {
     let text: string;
     try {
       text = readFileSync(file, "utf8");
@@ -106,10 +109,13 @@ export class TranspileCache {
       return undefined;
     }
     const newline = text.indexOf("\n");
-    const code = text.slice(newline + 1);
-    if (newline === -1 || text.slice(0, newline) !== `// ${FORMAT} ${sha256(code)}`) return undefined;
+    const rest = text.slice(newline + 1);
+    if (newline === -1 || text.slice(0, newline) !== `// ${FORMAT} ${sha256(rest)}`) return undefined;
+    const tableEnd = rest.indexOf("\n");
+    if (tableEnd === -1) return undefined;
     this.touch(file);
-    return code;
+    const table = rest.slice(0, tableEnd);
+    return { code: rest.slice(tableEnd + 1), ...(table ? { lines: table.split(",").map(Number) } : {}) };
   }
 
   private touch(file: string): void {
@@ -123,12 +129,13 @@ export class TranspileCache {
     }
   }
 
-  private write(file: string, code: string): void {
+  private write(file: string, output: TranspileOutput): void {
     if (!this.usable) return;
     const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      writeFileSync(temporary, `// ${FORMAT} ${sha256(code)}\n${code}`);
+      const rest = `${output.lines?.join(",") ?? ""}\n${output.code}`;
+      writeFileSync(temporary, `// ${FORMAT} ${sha256(rest)}\n${rest}`);
       renameSync(temporary, file);
     } catch {
       // A read-only or full disk costs the next run its speed, not this one its load.
