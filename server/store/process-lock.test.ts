@@ -8,14 +8,18 @@ import { HOLDERS_DIR, isHolderAlive, listHolders, removeDeadHolder } from "./pro
 
 const moduleUrl = new URL("./process-lock.ts", import.meta.url).href;
 
-/** A real process that takes a lock, says so, and waits to be killed. */
+/**
+ * A real process that takes a lock, drops every reference to it, collects
+ * garbage, says so, and waits to be killed: the lock must last as long as
+ * the process, whatever became of the object that took it.
+ */
 function holderProcess(stateRoot: string): Promise<{ holder: string; kill: () => Promise<void> }> {
   const source = `const { takeProcessLock } = await import(${JSON.stringify(moduleUrl)});
-const lock = takeProcessLock(${JSON.stringify(stateRoot)});
-process.stdout.write(lock.holder + "\\n");
-// The timer keeps \`lock\` reachable: a binding nothing refers to may be collected, and a collected connection is a released lock.
-setInterval(() => lock.holder, 1000);`;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", source], {
+const holder = takeProcessLock(${JSON.stringify(stateRoot)}).holder;
+globalThis.gc();
+process.stdout.write(holder + "\\n");
+setInterval(() => undefined, 1000);`;
+  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", source], {
     cwd: path.dirname(fileURLToPath(import.meta.url)),
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -31,7 +35,7 @@ setInterval(() => lock.holder, 1000);`;
 }
 
 describe("process locks", () => {
-  it("sees a killed holder as dead, and removing it leaves nothing behind in the holders folder", async () => {
+  it("keeps a holder alive while its process runs, sees it dead once killed, and removing it leaves nothing behind in the holders folder", async () => {
     const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-lock-"));
     const { holder, kill } = await holderProcess(stateRoot);
     expect(isHolderAlive(stateRoot, holder)).toBe(true);

@@ -27,6 +27,15 @@ function lockFile(stateRoot: string, holder: string): string {
   return path.join(stateRoot, HOLDERS_DIR, `${holder}${LOCK_SUFFIX}`);
 }
 
+/**
+ * Every lock this process holds. A lock must outlive whatever object asked
+ * for it: a connection that only a dropped store referenced is garbage
+ * collected, and better-sqlite3 closes it, dropping the lock while the
+ * process still runs (seen: a holder whose store went out of scope read as
+ * dead within milliseconds of a forced collection).
+ */
+const heldLocks = new Set<Database.Database>();
+
 /** Holder ids this module makes, and so can check: host, pid and a random part, file-name safe. */
 const CHECKABLE = /^[A-Za-z0-9.-]{1,64}_\d+_[0-9a-f]{8}$/;
 
@@ -47,6 +56,7 @@ export function takeProcessLock(stateRoot: string): ProcessLock {
     lock.pragma("journal_mode = OFF");
     lock.exec("BEGIN EXCLUSIVE");
     renameSync(pending, file);
+    heldLocks.add(lock);
   } catch (error) {
     lock.close();
     rmSync(pending, { force: true });
@@ -55,6 +65,7 @@ export function takeProcessLock(stateRoot: string): ProcessLock {
   return {
     holder,
     release() {
+      heldLocks.delete(lock);
       if (lock.open) lock.close();
       rmSync(file, { force: true });
     },
