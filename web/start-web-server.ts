@@ -85,6 +85,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       failure = new BdkError("internal", `The web app failed to start: ${reason.split("\n")[0]} (/health and /v1/info still answer; see the server log).`);
       log(`The web app (Next.js) failed to start: ${reason}`);
     });
+    booting.then(() => trim.settled(), () => undefined);
     markReady(booting);
     return booting;
   };

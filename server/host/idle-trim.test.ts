@@ -43,3 +43,26 @@ it("collects within a quarter of a quiet period after the burst has been quiet f
   expect(collect).toHaveBeenCalledTimes(1);
   trim.stop();
 });
+
+it("collects soon after the start-up settles, unless requests began a burst first", () => {
+  const collect = vi.fn();
+  const quiet = new IdleTrim({ quietMs: 30_000, settleMs: 2000, collect });
+  vi.advanceTimersByTime(1000);
+  quiet.settled();
+  vi.advanceTimersByTime(2000);
+  expect(collect).toHaveBeenCalledTimes(1);
+  vi.advanceTimersByTime(60_000);
+  expect(collect).toHaveBeenCalledTimes(1);
+  quiet.stop();
+
+  collect.mockClear();
+  const busy = new IdleTrim({ quietMs: 30_000, settleMs: 2000, collect });
+  busy.settled();
+  vi.advanceTimersByTime(500);
+  busy.touch();
+  vi.advanceTimersByTime(2000);
+  expect(collect).not.toHaveBeenCalled();
+  vi.advanceTimersByTime(40_000);
+  expect(collect).toHaveBeenCalledTimes(1);
+  busy.stop();
+});
