@@ -48,6 +48,21 @@ test("at 390 px every tab is reachable and the selected one is scrolled into vie
   }
 });
 
+test("at 390 px a session's bar keeps its actions on screen: Save as eval case opens from a phone", async ({ bdk }) => {
+  const { sessionId } = await bdk.api<{ sessionId: string }>("/v1/session", { method: "POST", body: JSON.stringify({ message: "Inspect https://github.com/acme/checkout/pull/42" }) });
+  const { page, context } = await bdk.newPage({ width: 390, height: 844 });
+  try {
+    await page.goto(`/playground?sessionId=${sessionId}`);
+    await expect(page.locator('[data-testid=turn][data-status="completed"]')).toHaveCount(1);
+    for (const name of ["Save as eval case", "Trace", "New chat"]) await expect(page.getByRole("button", { name, exact: true }), name).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the page itself does not scroll sideways").toBe(true);
+    await page.getByRole("button", { name: "Save as eval case", exact: true }).click();
+    await expect(page.getByTestId("save-eval-dialog")).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
 test("the offline-model banner can be dismissed, and stays dismissed for the browser session", async ({ bdk }) => {
   const { page, context } = await bdk.newPage();
   try {
