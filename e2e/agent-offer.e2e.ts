@@ -4,7 +4,8 @@
  * tools are the tools the model listed in its own reply, a saved bot file
  * brings a notice naming the new version, a chat saved as an eval case runs
  * from the Evals tab at once, an eval file written while the tab is open shows
- * in it, and an eval edited between two runs shows its assertion that flipped.
+ * in it, an eval edited between two runs shows its assertion that flipped, and
+ * a case the newer run did not select compares as "not run".
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -120,9 +121,9 @@ async function saveFlipEval(description: string, message: string): Promise<void>
   await expect.poll(described, { message: "dev loaded the edited eval", timeout: 60_000 }).toBe(description);
 }
 
-/** Starts a named run of one case and waits until it finished. */
-async function runCase(id: string, name: string): Promise<string> {
-  const { runId } = await client.api<{ runId: string }>("/v1/evals/runs", { method: "POST", body: JSON.stringify({ ids: [id], name }) });
+/** Starts a named run of these cases and waits until it finished. */
+async function runCases(ids: string[], name: string): Promise<string> {
+  const { runId } = await client.api<{ runId: string }>("/v1/evals/runs", { method: "POST", body: JSON.stringify({ ids, name }) });
   await expect
     .poll(async () => (await client.api<{ run: { status: string } }>(`/v1/evals/runs/${runId}`)).run.status, { message: `run ${name} finished` })
     .toBe("completed");
@@ -131,10 +132,10 @@ async function runCase(id: string, name: string): Promise<string> {
 
 test("Compare opens a case into its diff: the assertion that flipped, reply text and tool calls of both runs", async () => {
   await saveFlipEval("asks for an order", 'Use lookup_order with {"orderId": "A-1001"}');
-  await runCase("flip", "calls the tool");
+  await runCases(["flip"], "calls the tool");
   // The same case now asks for nothing a tool does: its calledTool assertion fails.
   await saveFlipEval("says hello", "Just say hello.");
-  const second = await runCase("flip", "edited message");
+  const second = await runCases(["flip"], "edited message");
 
   const { page, context } = await client.newPage();
   try {
@@ -200,6 +201,22 @@ test("an eval file written while the Evals tab is open shows in its list by itse
     writeFileSync(path.join(project, "evals/handmade.eval.ts"), flipEval("written by hand", "Just say hello."));
     await expect(page.locator('[id="eval-handmade"]'), "the new case, without a reload").toHaveCount(1, { timeout: 60_000 });
     await expect(page.getByText("written by hand")).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+test("Compare says 'not run' for a case the newer run did not select, not 'removed'", async () => {
+  await runCases(["smoke", "orders/known"], "two cases");
+  const one = await runCases(["orders/known"], "one case");
+  const { page, context } = await client.newPage();
+  try {
+    await page.goto(`/playground?tab=evals&evalRunId=${one}`);
+    await page.locator("li", { hasText: "two cases" }).getByRole("button", { name: "Compare" }).click();
+    const smoke = page.locator("[data-testid=compare-case][data-case=smoke]");
+    await expect(smoke).toContainText("not run");
+    await expect(smoke).not.toContainText("removed");
+    await expect(page.locator("[data-testid=compare-case][data-case='orders/known']")).toContainText("unchanged");
   } finally {
     await context.close();
   }
