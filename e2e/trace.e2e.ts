@@ -4,6 +4,7 @@
  * model got (system prompt, tools offered) and its response, a tool row its
  * input, effect and measured duration, a subagent row opens into the
  * subagent's own steps; after a restart on the same state root, all of it again.
+ * The legend paints each kind of row as the chart does, in light and dark.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -139,6 +140,30 @@ test("the summary strip fits at one row and at hundreds, on a desktop and at 390
         }));
         // A figure too long for its cell is cut with an ellipsis (its whole text in the cell's title), never spilled.
         expect(overflow, `nothing spills out at ${width} px`).toEqual({ strip: 0, page: 0 });
+      }
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("the legend shows the colours the bars are painted with, light and dark", async ({ bdk }) => {
+  const sessionId = "ses_SYNTHETICLEGEND";
+  for (const colorScheme of ["light", "dark"] as const) {
+    const { page, context } = await bdk.newPage({ colorScheme });
+    try {
+      await serveSynthetic(page, sessionId, syntheticEvents(sessionId, 40));
+      await page.goto(`/playground?sessionId=${sessionId}&tab=trace`);
+      const chart = page.getByTestId("trace-chart");
+      const legend = page.getByRole("list", { name: "Legend" });
+      for (const [kind, label] of [
+        ["turn", /^Turn 1/],
+        ["step", /^Step 0/],
+      ] as const) {
+        const swatch = row(chart, label).first().locator(":scope > span:first-child > span:first-child");
+        const key = legend.getByRole("listitem").filter({ hasText: new RegExp(`^${kind}$`) }).locator("span");
+        const paint = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).backgroundColor);
+        expect(await paint(key), `${kind} in the legend, ${colorScheme}`).toBe(await paint(swatch));
       }
     } finally {
       await context.close();
