@@ -119,7 +119,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
           {evals.isError ? (
             <ErrorNotice error={evals.error} />
           ) : evals.isLoading ? (
-            <Spinner className="text-zinc-400" />
+            <Spinner className="text-fg-faint" />
           ) : list.length === 0 ? (
             <EmptyState title="No evals found">Add files under evals/ named *.eval.ts.</EmptyState>
           ) : (
