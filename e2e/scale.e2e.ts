@@ -2,9 +2,10 @@
  * Scale and phone (issue 15 item 7) and calls in doubt (issue 16 item 4), on
  * the shared pr-approver server: at 390 px every tab is reachable and the
  * selected one in view, the scripts and styles arrive compressed, the
- * offline-model banner can be dismissed, a 5,000-event session opens at its last message with only a window of it in
- * the DOM, and a write call in doubt shows a badge in Chat and an entry in
- * the Approvals inbox that a person clears. Screenshots go to docs/screenshots/.
+ * offline-model banner can be dismissed, a 5,000-event session opens at its
+ * last message with only a window of it in the DOM, and a write call in doubt
+ * shows a badge in Chat and an entry in the Approvals inbox that a person
+ * clears. Screenshots go to docs/screenshots/.
  */
 import path from "node:path";
 import type { Page } from "@playwright/test";
