@@ -56,8 +56,20 @@ function toneColours(name: string, hue: string): Record<string, Mode> {
   };
 }
 
+/** The trace chart's bars and legend, one colour per kind of row (`bg-trace-<kind>`), and its tick lines. */
+const trace: Record<string, Mode> = {
+  "trace-turn": ["indigo-500", "indigo-400"],
+  "trace-step": ["sky-400", "sky-500"],
+  "trace-tool": ["emerald-600", "emerald-500"],
+  "trace-subagent": ["violet-600", "violet-400"],
+  "trace-approval": ["amber-400", "amber-500"],
+  "trace-cancelled": ["zinc-400", "zinc-600"],
+  "trace-grid": ["zinc-100", "zinc-800/60"],
+};
+
 const palette: Record<string, Mode> = {
   ...base,
+  ...trace,
   ...Object.assign({}, ...Object.entries(tones).map(([name, hue]) => toneColours(name, hue))),
 };
 

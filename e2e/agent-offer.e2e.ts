@@ -2,15 +2,17 @@
  * The Agent tab shows what the model is offered, and Compare diffs eval
  * cases (a `bdk dev` of a copy of kitchen-sink, scripted model): the tab's
  * tools are the tools the model listed in its own reply, a saved bot file
- * brings a notice naming the new version, and an eval edited between two
- * runs shows its assertion that flipped.
+ * brings a notice naming the new version, a chat saved as an eval case runs
+ * from the Evals tab at once, an eval file written while the tab is open shows
+ * in it, an eval edited between two runs shows its assertion that flipped, and
+ * a case the newer run did not select compares as "not run".
  */
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { type BdkClient, bdkClient } from "./browser.ts";
-import { expect, test } from "./harness.ts";
+import { expect, openTab, sendMessage, test } from "./harness.ts";
 import { KIT_DIR } from "./main-server.ts";
 import { type ServerProcess, startServer } from "./server-process.ts";
 
@@ -119,9 +121,9 @@ async function saveFlipEval(description: string, message: string): Promise<void>
   await expect.poll(described, { message: "dev loaded the edited eval", timeout: 60_000 }).toBe(description);
 }
 
-/** Starts a named run of one case and waits until it finished. */
-async function runCase(id: string, name: string): Promise<string> {
-  const { runId } = await client.api<{ runId: string }>("/v1/evals/runs", { method: "POST", body: JSON.stringify({ ids: [id], name }) });
+/** Starts a named run of these cases and waits until it finished. */
+async function runCases(ids: string[], name: string): Promise<string> {
+  const { runId } = await client.api<{ runId: string }>("/v1/evals/runs", { method: "POST", body: JSON.stringify({ ids, name }) });
   await expect
     .poll(async () => (await client.api<{ run: { status: string } }>(`/v1/evals/runs/${runId}`)).run.status, { message: `run ${name} finished` })
     .toBe("completed");
@@ -130,10 +132,10 @@ async function runCase(id: string, name: string): Promise<string> {
 
 test("Compare opens a case into its diff: the assertion that flipped, reply text and tool calls of both runs", async () => {
   await saveFlipEval("asks for an order", 'Use lookup_order with {"orderId": "A-1001"}');
-  await runCase("flip", "calls the tool");
+  await runCases(["flip"], "calls the tool");
   // The same case now asks for nothing a tool does: its calledTool assertion fails.
   await saveFlipEval("says hello", "Just say hello.");
-  const second = await runCase("flip", "edited message");
+  const second = await runCases(["flip"], "edited message");
 
   const { page, context } = await client.newPage();
   try {
@@ -152,6 +154,69 @@ test("Compare opens a case into its diff: the assertion that flipped, reply text
     await expect(diff.getByTestId("diff-reply").nth(1), "the second run's reply").toContainText("scripted model");
     await diff.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, "eval-case-diff-1280.png"), fullPage: true });
+  } finally {
+    await context.close();
+  }
+});
+
+test("Save as eval case writes the chat as an eval that the Evals tab lists and runs, under a run name, without a restart", async () => {
+  const { page, context } = await client.newPage();
+  try {
+    await page.goto("/playground");
+    await sendMessage(page, 'Use lookup_order with {"orderId": "A-1001"}');
+    await expect(page.locator("[data-testid=tool-call][data-tool=lookup_order]")).toHaveAttribute("data-status", "done");
+    await expect(page.locator('[data-testid=turn][data-status="completed"]')).toHaveCount(1);
+
+    await page.getByRole("button", { name: "Save as eval" }).click();
+    const dialog = page.getByTestId("save-eval-dialog");
+    await dialog.getByTestId("save-eval-name").fill("saved/lookup");
+    await page.getByTestId("save-eval-submit").click();
+    await expect(dialog.getByRole("status"), "the file it wrote").toContainText("evals/saved/lookup.eval.ts");
+    const source = readFileSync(path.join(project, "evals/saved/lookup.eval.ts"), "utf8");
+    expect(source, "the message, replayed").toContain('await t.send("Use lookup_order with {\\"orderId\\": \\"A-1001\\"}");');
+    expect(source, "the observed tool call, as an assertion").toContain('t.calledTool("lookup_order"');
+
+    await page.getByRole("button", { name: "Open Evals" }).click();
+    await expect(page.getByRole("tab", { name: /^Evals/, selected: true })).toBeVisible();
+    await page.locator('[id="eval-saved/lookup"]').check();
+    await page.getByRole("textbox", { name: "Run name" }).fill("saved from the chat");
+    await page.getByRole("button", { name: "Run selected" }).click();
+    const run = page.getByTestId("eval-run");
+    await expect(run, "the run carries its name").toContainText("saved from the chat");
+    await expect(run, "the saved case passes against the agent it was recorded on").toContainText("1/1 passed");
+    await expect(run.getByTestId("eval-case")).toContainText("saved/lookup");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "save-eval-run-1280.png") });
+  } finally {
+    await context.close();
+  }
+});
+
+test("an eval file written while the Evals tab is open shows in its list by itself", async () => {
+  const { page, context } = await client.newPage();
+  try {
+    await page.goto("/playground");
+    await openTab(page, "Evals");
+    await expect(page.getByRole("checkbox").first()).toBeVisible();
+    await expect(page.locator('[id="eval-handmade"]')).toHaveCount(0);
+    writeFileSync(path.join(project, "evals/handmade.eval.ts"), flipEval("written by hand", "Just say hello."));
+    await expect(page.locator('[id="eval-handmade"]'), "the new case, without a reload").toHaveCount(1, { timeout: 60_000 });
+    await expect(page.getByText("written by hand")).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+test("Compare says 'not run' for a case the newer run did not select, not 'removed'", async () => {
+  await runCases(["smoke", "orders/known"], "two cases");
+  const one = await runCases(["orders/known"], "one case");
+  const { page, context } = await client.newPage();
+  try {
+    await page.goto(`/playground?tab=evals&evalRunId=${one}`);
+    await page.locator("li", { hasText: "two cases" }).getByRole("button", { name: "Compare" }).click();
+    const smoke = page.locator("[data-testid=compare-case][data-case=smoke]");
+    await expect(smoke).toContainText("not run");
+    await expect(smoke).not.toContainText("removed");
+    await expect(page.locator("[data-testid=compare-case][data-case='orders/known']")).toContainText("unchanged");
   } finally {
     await context.close();
   }

@@ -1,7 +1,7 @@
 /** Iterating on a run in the playground: continue a session this browser did not start, fork it with a tool stub, compare. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, sendMessage, sessionIdOf, test } from "./harness.ts";
+import { expect, openTab, sendMessage, sessionIdOf, test } from "./harness.ts";
 
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../docs/screenshots");
 
@@ -39,4 +39,40 @@ test("continues a curl session, forks it with a stubbed tool result and shows th
   } finally {
     await context.close();
   }
+});
+
+test("edit and resend on a fork with other instructions: the fork's model got them and the edited message, and the diff marks the message", async ({ page }) => {
+  await page.goto("/playground");
+  await sendMessage(page, "Inspect https://github.com/acme/checkout/pull/42");
+  const completed = page.locator('[data-testid=turn][data-status="completed"]');
+  await expect(completed).toHaveCount(1);
+  const parentId = sessionIdOf(page)!;
+
+  await page.getByRole("button", { name: "Edit and resend" }).first().click();
+  const dialog = page.getByTestId("fork-dialog");
+  await dialog.getByTestId("fork-message").fill("Inspect https://github.com/acme/checkout/pull/43");
+  await dialog.getByTestId("fork-instructions").fill("You answer in one sentence, naming the pull request.");
+  await page.getByTestId("fork-submit").click();
+  await expect.poll(() => sessionIdOf(page), { message: "the fork opened" }).not.toBe(parentId);
+  await expect(completed).toHaveCount(1);
+  await expect(page.getByTestId("user-message"), "the edited message").toContainText("pull/43");
+  const forkId = sessionIdOf(page)!;
+
+  await openTab(page, "Trace");
+  await page.getByTestId("trace-chart").getByRole("button").filter({ hasText: /^Step 0/ }).first().click();
+  await expect(page.getByTestId("trace-system"), "the fork's model got the new instructions, verbatim").toHaveText("You answer in one sentence, naming the pull request.");
+  await expect(page.getByTestId("trace-request"), "and the edited message").toContainText("pull/43");
+  await page.screenshot({ path: path.join(SCREENSHOTS, "fork-instructions-trace-1280.png") });
+
+  await openTab(page, "Runs");
+  await page.getByRole("searchbox", { name: "Search sessions" }).fill(forkId.slice(-8));
+  await expect(page.getByTestId("session-row")).toHaveCount(1);
+  await expect(page.getByTestId("session-row").getByTestId("fork-of"), "listed with its parent").toHaveAttribute("title", new RegExp(`^Forked from ${parentId} `));
+
+  await page.goto(`/playground?sessionId=${forkId}`);
+  await page.getByTestId("compare-parent").click();
+  const diff = page.getByTestId("run-diff");
+  await expect(diff).toContainText("pull/42");
+  await expect(diff).toContainText("pull/43");
+  await expect(diff.getByTestId("diff-message").nth(1), "the edited message is marked as changed").toHaveAttribute("data-changed", "true");
 });

@@ -1,6 +1,7 @@
 /**
  * A folder of agents in multi-agent dev mode (its own server): the index,
- * per-slug API bases, the Try modal, slash commands and "Fire now".
+ * per-slug API bases, the Try modal (and continuing the session it started),
+ * slash commands and "Fire now".
  */
 import path from "node:path";
 import { bdkClient } from "./browser.ts";
@@ -8,7 +9,7 @@ import { composer, expect, openTab, sendMessage, test } from "./harness.ts";
 import { KIT_DIR } from "./main-server.ts";
 import { startServer } from "./server-process.ts";
 
-test("multi-agent dev server: index, Try a channel route, slash command, fire a schedule", async ({ browser }) => {
+test("multi-agent dev server: index, Try a channel route and continue its session, slash command, fire a schedule", async ({ browser }) => {
   const server = await startServer(KIT_DIR, path.join(KIT_DIR, "bot-examples"), path.join(import.meta.dirname, ".work"), ["--dev"], "multi-agent");
   const { page, context } = await bdkClient(server, browser).newPage();
   const apiPaths: string[] = [];
@@ -33,6 +34,11 @@ test("multi-agent dev server: index, Try a channel route, slash command, fire a 
     await page.getByRole("button", { name: "Open session" }).click();
     await expect(page, "opened in chat").toHaveURL(/sessionId=ses_/);
     await expect(page.getByTestId("user-message").first(), "the routed message").toContainText("A-1001");
+    // The channel's session continues from here, though this browser never held its token.
+    await expect(page.locator('[data-testid=turn][data-status="completed"]')).toHaveCount(1);
+    await sendMessage(page, "And order A-1002?");
+    await expect(page.getByTestId("user-message"), "the follow-up joined the channel's session").toHaveCount(2);
+    await expect(page.locator('[data-testid=turn][data-status="completed"]'), "and was answered").toHaveCount(2);
 
     await openTab(page, "Agent");
     await page.getByRole("button", { name: "Try" }).first().click();

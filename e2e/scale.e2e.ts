@@ -1,10 +1,11 @@
 /**
  * Scale and phone (issue 15 item 7) and calls in doubt (issue 16 item 4), on
  * the shared pr-approver server: at 390 px every tab is reachable and the
- * selected one in view, the offline-model banner can be dismissed, a
- * 5,000-event session opens at its last message with only a window of it in
- * the DOM, and a write call in doubt shows a badge in Chat and an entry in
- * the Approvals inbox that a person clears. Screenshots go to docs/screenshots/.
+ * selected one in view, the scripts and styles arrive compressed, the
+ * offline-model banner can be dismissed, a 5,000-event session opens at its
+ * last message with only a window of it in the DOM, and a write call in doubt
+ * shows a badge in Chat and an entry in the Approvals inbox that a person
+ * clears. Screenshots go to docs/screenshots/.
  */
 import path from "node:path";
 import type { Page } from "@playwright/test";
@@ -46,6 +47,33 @@ test("at 390 px every tab is reachable and the selected one is scrolled into vie
   } finally {
     await context.close();
   }
+});
+
+test("at 390 px a session's bar keeps its actions on screen: Save as eval case opens from a phone", async ({ bdk }) => {
+  const { sessionId } = await bdk.api<{ sessionId: string }>("/v1/session", { method: "POST", body: JSON.stringify({ message: "Inspect https://github.com/acme/checkout/pull/42" }) });
+  const { page, context } = await bdk.newPage({ width: 390, height: 844 });
+  try {
+    await page.goto(`/playground?sessionId=${sessionId}`);
+    await expect(page.locator('[data-testid=turn][data-status="completed"]')).toHaveCount(1);
+    for (const name of ["Save as eval case", "Trace", "New chat"]) await expect(page.getByRole("button", { name, exact: true }), name).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the page itself does not scroll sideways").toBe(true);
+    await page.getByRole("button", { name: "Save as eval case", exact: true }).click();
+    await expect(page.getByTestId("save-eval-dialog")).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+test("the playground's scripts and styles reach the browser compressed", async ({ page }) => {
+  const assets: Array<{ path: string; encoding: string | undefined }> = [];
+  page.on("response", (response) => {
+    const { pathname } = new URL(response.url());
+    if (/^\/_next\/static\/.*\.(js|css)$/.test(pathname)) assets.push({ path: pathname, encoding: response.headers()["content-encoding"] });
+  });
+  await page.goto("/playground");
+  await expect(page.getByRole("tab", { name: /^Chat/, selected: true })).toBeVisible();
+  expect(assets.length, "the page loaded its scripts").toBeGreaterThan(0);
+  expect(assets.filter((asset) => asset.encoding !== "br"), "every one in brotli (Chromium accepts it)").toEqual([]);
 });
 
 test("the offline-model banner can be dismissed, and stays dismissed for the browser session", async ({ bdk }) => {

@@ -5,10 +5,12 @@
  * newer message, a restart), and the chat shows the agent working from the
  * moment the message is stored.
  */
+import path from "node:path";
 import type { Locator, Page, Route } from "@playwright/test";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { expect, openTab, sendMessage, sessionIdOf, test } from "./harness.ts";
 
+const SHOTS = path.resolve(import.meta.dirname, "..", "docs", "screenshots");
 const SUBMIT = (body: string) => `submit_review {"prUrl":"https://github.com/acme/checkout/pull/42","verdict":"approve","body":"${body}"}`;
 
 /** The colour a token resolves to on this page (what a badge of that tone is painted with). */
@@ -59,6 +61,7 @@ test("a parked approval says 'needs approval' in Chat and Runs; once answered th
   let row = await runsRowOf(page, sessionId);
   await expect(row.getByText("needs approval"), "the Runs list says why it waits").toBeVisible();
   await expect(row.getByText("running", { exact: true })).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, "status-needs-approval-runs-1280.png") });
 
   await openTab(page, "Chat");
   await tool.getByRole("button", { name: "Approve" }).click();

@@ -3,7 +3,8 @@
  * project with a tool and a subagent): a step row shows the request the
  * model got (system prompt, tools offered) and its response, a tool row its
  * input, effect and measured duration, a subagent row opens into the
- * subagent's own steps; after a restart on the same state root, the same.
+ * subagent's own steps; after a restart on the same state root, all of it again.
+ * The legend paints each kind of row as the chart does, in light and dark.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,6 +61,20 @@ async function expectStepAndToolContent(page: Page): Promise<void> {
   await expect(detail.getByTestId("trace-detail-duration"), "durationMs of the call").toHaveText(/^\d+ ms$/);
 }
 
+/** The subagent row opens into its own steps, whose request is the subagent's. */
+async function expectSubagentSteps(page: Page): Promise<void> {
+  const chart = page.getByTestId("trace-chart");
+  const stepsBefore = await row(chart, /^Step 0/).count();
+  await row(chart, /^subagent · researcher/).click();
+  await expect(row(chart, /^subagent · researcher/)).toHaveAttribute("aria-expanded", "true");
+  await expect(row(chart, /^Step 0/), "the subagent's first step under its row").toHaveCount(stepsBefore + 1);
+  await expect(row(chart, /^price/), "the subagent's own price call").toHaveCount(2);
+  const subagentAt = await chart.getByRole("button").evaluateAll((buttons) => buttons.findIndex((b) => b.textContent?.startsWith("subagent · researcher")));
+  await chart.getByRole("button").nth(subagentAt + 1).click();
+  await expect(page.getByTestId("trace-system"), "the subagent's instructions").toContainText("You research prices for the support desk.");
+  await expect(page.getByTestId("trace-request"), "the prompt it was given").toContainText('run price {"sku":"B2"}');
+}
+
 test("a trace row shows its request, response, tool input and duration, and again after a restart", async ({ browser }) => {
   const project = traceProject();
   const workDir = path.join(import.meta.dirname, ".work");
@@ -78,18 +93,7 @@ test("a trace row shows its request, response, tool input and duration, and agai
 
     await openTab(page, "Trace");
     await expectStepAndToolContent(page);
-
-    // The subagent row opens into its own steps, whose request is the subagent's.
-    const chart = page.getByTestId("trace-chart");
-    const stepsBefore = await row(chart, /^Step 0/).count();
-    await row(chart, /^subagent · researcher/).click();
-    await expect(row(chart, /^subagent · researcher/)).toHaveAttribute("aria-expanded", "true");
-    await expect(row(chart, /^Step 0/), "the subagent's first step under its row").toHaveCount(stepsBefore + 1);
-    await expect(row(chart, /^price/), "the subagent's own price call").toHaveCount(2);
-    const subagentAt = await chart.getByRole("button").evaluateAll((buttons) => buttons.findIndex((b) => b.textContent?.startsWith("subagent · researcher")));
-    await chart.getByRole("button").nth(subagentAt + 1).click();
-    await expect(page.getByTestId("trace-system"), "the subagent's instructions").toContainText("You research prices for the support desk.");
-    await expect(page.getByTestId("trace-request"), "the prompt it was given").toContainText('run price {"sku":"B2"}');
+    await expectSubagentSteps(page);
     await context.close();
 
     await server.stop();
@@ -97,6 +101,7 @@ test("a trace row shows its request, response, tool input and duration, and agai
     ({ page, context } = await bdkClient(server, browser).newPage({ height: 1400 }));
     await page.goto(`/playground?sessionId=${sessionId}&tab=trace`);
     await expectStepAndToolContent(page);
+    await expectSubagentSteps(page);
     await context.close();
   } finally {
     await server.stop();
@@ -135,6 +140,30 @@ test("the summary strip fits at one row and at hundreds, on a desktop and at 390
         }));
         // A figure too long for its cell is cut with an ellipsis (its whole text in the cell's title), never spilled.
         expect(overflow, `nothing spills out at ${width} px`).toEqual({ strip: 0, page: 0 });
+      }
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("the legend shows the colours the bars are painted with, light and dark", async ({ bdk }) => {
+  const sessionId = "ses_SYNTHETICLEGEND";
+  for (const colorScheme of ["light", "dark"] as const) {
+    const { page, context } = await bdk.newPage({ colorScheme });
+    try {
+      await serveSynthetic(page, sessionId, syntheticEvents(sessionId, 40));
+      await page.goto(`/playground?sessionId=${sessionId}&tab=trace`);
+      const chart = page.getByTestId("trace-chart");
+      const legend = page.getByRole("list", { name: "Legend" });
+      for (const [kind, label] of [
+        ["turn", /^Turn 1/],
+        ["step", /^Step 0/],
+      ] as const) {
+        const swatch = row(chart, label).first().locator(":scope > span:first-child > span:first-child");
+        const key = legend.getByRole("listitem").filter({ hasText: new RegExp(`^${kind}$`) }).locator("span");
+        const paint = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).backgroundColor);
+        expect(await paint(key), `${kind} in the legend, ${colorScheme}`).toBe(await paint(swatch));
       }
     } finally {
       await context.close();

@@ -40,7 +40,7 @@ function AgentList() {
   if (agents.isLoading)
     return (
       <div className="flex justify-center py-16">
-        <Spinner className="text-zinc-400" />
+        <Spinner className="text-fg-faint" />
       </div>
     );
   if (agents.isError && isMissingRoute(agents.error))

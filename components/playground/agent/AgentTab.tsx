@@ -75,7 +75,7 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
   if (!info)
     return (
       <div className="flex justify-center py-16">
-        <Spinner className="text-zinc-400" />
+        <Spinner className="text-fg-faint" />
       </div>
     );
   const model = describeModel(info);
@@ -121,7 +121,7 @@ export function AgentTab({ info }: { info: AgentInfo | undefined }) {
       <Section title="Tools the model is offered" count={offer.data ? tools.length : undefined}>
         {!offer.data ? (
           <div className="flex justify-center py-6">
-            <Spinner className="text-zinc-400" />
+            <Spinner className="text-fg-faint" />
           </div>
         ) : tools.length === 0 ? (
           <EmptyState title="No tools" className="py-6" />

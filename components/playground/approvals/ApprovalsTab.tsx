@@ -32,7 +32,7 @@ export function ApprovalsTab({ query }: { query: UseQueryResult<{ approvals: Pen
           <ErrorNotice error={query.error} />
         ) : query.isLoading ? (
           <div className="flex justify-center py-10">
-            <Spinner className="text-zinc-400" />
+            <Spinner className="text-fg-faint" />
           </div>
         ) : approvals.length === 0 ? (
           <EmptyState icon={<ShieldIcon className="size-6" />} title="Nothing waiting for you">

@@ -45,7 +45,7 @@ export function EvalCompare({ before, after }: { before: string; after: string }
   if (!comparison)
     return (
       <div className="flex justify-center py-8">
-        <Spinner className="text-zinc-400" />
+        <Spinner className="text-fg-faint" />
       </div>
     );
   const traceButton = (sessionId: string | undefined) =>

@@ -26,7 +26,7 @@ export function EvalRunDetail({ runId }: { runId: string }) {
   if (!run.data)
     return (
       <div className="flex justify-center py-8">
-        <Spinner className="text-zinc-400" />
+        <Spinner className="text-fg-faint" />
       </div>
     );
   const data = run.data;

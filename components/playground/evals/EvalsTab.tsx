@@ -15,7 +15,7 @@ import { cardClass, inputClass } from "../../ui/styles.ts";
 import { cx } from "../../ui/cx.ts";
 import { relativeTime, shortId } from "../../ui/format.ts";
 import { useApi } from "../api-context.tsx";
-import { useEvalRuns } from "../hooks.ts";
+import { useDevMode, useEvalRuns } from "../hooks.ts";
 import { useNavigation } from "../navigation.tsx";
 import { EvalCompare } from "./EvalCompare.tsx";
 import { EvalRunDetail } from "./EvalRunDetail.tsx";
@@ -26,8 +26,15 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
   const api = useApi();
   const nav = useNavigation();
   const queryClient = useQueryClient();
-  // Coming back from the editor shows the eval files as they are now (`bdk dev` reloads evals/ on change).
-  const evals = useQuery({ queryKey: ["evals", api.base], queryFn: ({ signal }) => api.evals(signal), refetchOnWindowFocus: true });
+  // `bdk dev` reloads evals/ on change: under dev the list is asked again every few seconds, so a file
+  // written or edited while the tab is open shows without a reload; elsewhere, on coming back to the window.
+  const dev = useDevMode();
+  const evals = useQuery({
+    queryKey: ["evals", api.base],
+    queryFn: ({ signal }) => api.evals(signal),
+    refetchOnWindowFocus: true,
+    refetchInterval: dev ? 2000 : false,
+  });
   const runs = useEvalRuns(true);
   const [selected, setSelected] = useState<string[]>([]);
   const [tags, setTags] = useState<string[]>([]);
@@ -112,7 +119,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
           {evals.isError ? (
             <ErrorNotice error={evals.error} />
           ) : evals.isLoading ? (
-            <Spinner className="text-zinc-400" />
+            <Spinner className="text-fg-faint" />
           ) : list.length === 0 ? (
             <EmptyState title="No evals found">Add files under evals/ named *.eval.ts.</EmptyState>
           ) : (

@@ -62,7 +62,7 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
       footer={
         <>
           {problem ? (
-            <p role="alert" className="mr-auto text-xs text-red-600 dark:text-red-400">
+            <p role="alert" className="mr-auto text-xs text-tone-danger">
               {problem}
             </p>
           ) : null}
@@ -113,7 +113,7 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
                 <div key={name} className="space-y-1">
                   <div className="flex items-center gap-2 text-xs">
                     <label className="flex items-center gap-2">
-                      <input type="checkbox" className="size-4 accent-indigo-600" checked={stub.enabled} onChange={(event) => setStub(name, { enabled: event.target.checked })} />
+                      <input type="checkbox" className="size-4 accent-accent" checked={stub.enabled} onChange={(event) => setStub(name, { enabled: event.target.checked })} />
                       <span className="font-mono">{name}</span>
                     </label>
                     {stub.enabled ? (

@@ -91,9 +91,9 @@ export function SaveEvalDialog({ sessionId, title, onClose }: { sessionId: strin
                 data-testid="save-eval-name"
               />
             </label>
-            {exists ? <p className="text-xs text-amber-700 dark:text-amber-400">{exists}</p> : null}
+            {exists ? <p className="text-xs text-tone-warning">{exists}</p> : null}
             {problem ? (
-              <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+              <p role="alert" className="text-xs text-tone-danger">
                 {problem}
               </p>
             ) : null}

@@ -35,13 +35,16 @@ export function useIterate(options: { sessionId: string | null; items: readonly 
 
   const barActions: ReactNode = sessionId ? (
     <>
+      {/* Short labels on a phone, so the bar keeps every action at 390 px; the accessible name stays whole. */}
       {parentId ? (
-        <Button size="sm" variant="ghost" onClick={() => setComparing(true)} data-testid="compare-parent">
-          Compare with parent
+        <Button size="sm" variant="ghost" onClick={() => setComparing(true)} data-testid="compare-parent" aria-label="Compare with parent">
+          <span className="sm:hidden">Compare</span>
+          <span className="hidden sm:inline">Compare with parent</span>
         </Button>
       ) : null}
-      <Button size="sm" variant="ghost" className="hidden sm:inline-flex" onClick={() => setSaving(true)}>
-        Save as eval
+      <Button size="sm" variant="ghost" onClick={() => setSaving(true)} aria-label="Save as eval case">
+        <span className="sm:hidden">Eval</span>
+        <span className="hidden sm:inline">Save as eval</span>
       </Button>
     </>
   ) : null;

@@ -54,7 +54,7 @@ export function RunsTab() {
           <ErrorNotice error={sessions.error} />
         ) : sessions.isLoading ? (
           <div className="flex justify-center py-10">
-            <Spinner className="text-zinc-400" />
+            <Spinner className="text-fg-faint" />
           </div>
         ) : list.length === 0 ? (
           <EmptyState title={q ? `No session matches “${q}”` : "No sessions yet"}>

@@ -2,17 +2,18 @@ import { cx } from "../../ui/cx.ts";
 import { formatCount, formatDuration } from "../../ui/format.ts";
 import type { RowKind, RowStatus, TimelineRow } from "./timeline.ts";
 
-const barColor: Record<RowKind, string> = {
-  turn: "bg-indigo-500 dark:bg-indigo-400",
-  step: "bg-sky-400 dark:bg-tone-info-solid",
-  tool: "bg-tone-success-solid dark:bg-tone-success-solid",
-  subagent: "bg-tone-special-solid dark:bg-violet-400",
-  approval: "bg-amber-400 dark:bg-tone-warning-solid",
+/** A bar's colour by its kind (the legend shows the same), and for the statuses that override it. */
+export const barColor: Record<RowKind, string> = {
+  turn: "bg-trace-turn",
+  step: "bg-trace-step",
+  tool: "bg-trace-tool",
+  subagent: "bg-trace-subagent",
+  approval: "bg-trace-approval",
 };
 
-const statusOverride: Partial<Record<RowStatus, string>> = {
-  error: "bg-tone-danger-solid dark:bg-tone-danger-solid",
-  cancelled: "bg-zinc-400 dark:bg-zinc-600",
+export const statusOverride: Partial<Record<RowStatus, string>> & Record<"error", string> = {
+  error: "bg-tone-danger-solid",
+  cancelled: "bg-trace-cancelled",
 };
 
 export const LABEL_COLUMNS = "grid grid-cols-[8rem_1fr] sm:grid-cols-[15rem_1fr]";
@@ -63,7 +64,7 @@ export function TimelineRowView({
       </span>
       <span className="relative h-full border-l border-line">
         {ticks.map((tick) => (
-          <span key={tick} className="absolute inset-y-0 w-px bg-zinc-100 dark:bg-zinc-800/60" style={{ left: `${(tick / span) * 100}%` }} />
+          <span key={tick} className="absolute inset-y-0 w-px bg-trace-grid" style={{ left: `${(tick / span) * 100}%` }} />
         ))}
         <span
           className={cx(

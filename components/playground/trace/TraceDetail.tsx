@@ -75,7 +75,7 @@ function Content({ row, trace, duration }: { row: TimelineRow; trace: TraceQuery
     );
   }
   if (row.kind !== "step" || row.step === undefined) return null;
-  if (!trace || trace.isPending) return <Spinner className="text-zinc-400" />;
+  if (!trace || trace.isPending) return <Spinner className="text-fg-faint" />;
   if (trace.error) return <ErrorNotice error={trace.error} title="Cannot load this step's content" />;
   const call = trace.data?.modelCalls.find((candidate) => candidate.scope === (row.scope ?? "") && candidate.step === row.step);
   if (!call) {

@@ -1,10 +1,12 @@
+import { barColor, statusOverride } from "./TimelineRowView.tsx";
+
 const items: Array<[string, string]> = [
-  ["turn", "bg-indigo-500"],
-  ["step", "bg-sky-400"],
-  ["tool", "bg-tone-success-solid"],
-  ["subagent", "bg-tone-special-solid"],
-  ["approval wait", "bg-amber-400"],
-  ["error", "bg-tone-danger-solid"],
+  ["turn", barColor.turn],
+  ["step", barColor.step],
+  ["tool", barColor.tool],
+  ["subagent", barColor.subagent],
+  ["approval wait", barColor.approval],
+  ["error", statusOverride.error],
 ];
 
 export function TraceLegend() {

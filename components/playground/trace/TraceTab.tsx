@@ -75,7 +75,7 @@ export function TraceTab({ feed }: { feed: FeedSnapshot | null }) {
   if (!feed || (feed.status === "loading" && feed.events.length === 0))
     return (
       <div className="flex justify-center py-16">
-        <Spinner className="text-zinc-400" />
+        <Spinner className="text-fg-faint" />
       </div>
     );
 
