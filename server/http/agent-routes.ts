@@ -161,7 +161,7 @@ export const sessionRoutes = {
     const url = new URL(request.url);
     const from = indexParam(url, "startIndex");
     if (url.searchParams.get("follow") === "false") {
-      return new Response(opened.runtime.eventsNdjson(params.id, principal, from), { headers: NDJSON_HEADERS });
+      return new Response(await opened.runtime.eventsNdjson(params.id, principal, from), { headers: NDJSON_HEADERS });
     }
     // Checked before the stream exists: once the body has started, a 403/404 could only end it, not answer it.
     opened.runtime.getSession(params.id, principal);
@@ -174,7 +174,7 @@ export const sessionRoutes = {
 
   async events(req) {
     const from = indexParam(new URL(req.request.url), "startIndex");
-    const text = req.opened.runtime.eventsNdjson(req.params.id, sessionPrincipal(req), from);
+    const text = await req.opened.runtime.eventsNdjson(req.params.id, sessionPrincipal(req), from);
     return new Response(text, { headers: NDJSON_HEADERS });
   },
 

@@ -7,6 +7,7 @@ import { startTestRuntime, type TestRuntime } from "../../test/support/runtime.t
 import { testAgent, zodTool } from "../../test/support/tools.ts";
 import { historyFromEvents } from "../harness/history.ts";
 import { openStore } from "../store/index.ts";
+import { asyncStore } from "../store/async-store.ts";
 import { turnLedger } from "./call-ledger.ts";
 import { SessionEventLog } from "./event-log.ts";
 import { createLogger } from "../host/logger.ts";
@@ -52,7 +53,7 @@ describe("the side-effect ledger", () => {
     const stateRoot = tmp();
     const store = openStore(stateRoot);
     try {
-      const log = new SessionEventLog(store, createLogger(store), () => new Date());
+      const log = new SessionEventLog(store, asyncStore(store), createLogger(store), () => new Date());
       const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
       store.turns.create({ id: "turn_1", sessionId: session.id, status: "running", message: "pay" });
       const call = { toolCallId: "call_1", name: "pay_invoice", input: { invoice: "inv_9" } };

@@ -7,6 +7,7 @@ import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft } from "../protocol/events.ts";
 import { toNdjson } from "../protocol/ndjson.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { Store } from "../store/index.ts";
 import { EventBus } from "./event-bus.ts";
 import { followSession } from "./follow.ts";
@@ -31,6 +32,8 @@ export class SessionEventLog {
 
   constructor(
     private readonly store: Store,
+    /** The same store behind the async contract: what replay reads (the move of the runtime onto it, issue 16). */
+    private readonly reads: AsyncStore,
     private readonly logger: Logger,
     private readonly now: () => Date,
   ) {}
@@ -124,27 +127,39 @@ export class SessionEventLog {
 
   /** Replays stored events from `start`, then follows live; `ended` when the session is deleted. */
   follow(sessionId: string, start: number, deliver: (events: readonly AnyBdkEvent[]) => void, ended?: () => void): () => void {
-    const replay = mapIterable(this.store.events.iterate(sessionId, start, 1000), (batch) => ({
+    const replay = mapAsync(this.reads.events.iterate(sessionId, start, 1000), (batch) => ({
       batch: batch as readonly AnyBdkEvent[],
       lastIndex: batch[batch.length - 1].index,
     }));
-    return followSession(this.bus, sessionId, start, replay, (events) => events, deliver, ended);
+    return followSession({ bus: this.bus, sessionId, fromIndex: start, replay, fromLive: (events) => events, deliver, ended, failed: (error) => this.replayFailed(sessionId, error, ended) });
   }
 
   /** `follow` as NDJSON text; a deleted session's stream gets `sessionDeletedLine` last. */
   followNdjson(sessionId: string, start: number, deliver: (text: string) => void, ended?: (lastLine: string) => void): () => void {
-    const replay = mapIterable(this.store.events.iterateNdjson(sessionId, start, 1000), ({ text, lastIndex }) => ({
-      batch: text,
-      lastIndex,
-    }));
-    return followSession(this.bus, sessionId, start, replay, toNdjson, deliver, () => ended?.(sessionDeletedLine(sessionId, this.now())));
+    const replay = mapAsync(this.reads.events.iterateNdjson(sessionId, start, 1000), ({ text, lastIndex }) => ({ batch: text, lastIndex }));
+    return followSession({
+      bus: this.bus,
+      sessionId,
+      fromIndex: start,
+      replay,
+      fromLive: toNdjson,
+      deliver,
+      ended: () => ended?.(sessionDeletedLine(sessionId, this.now())),
+      // A stream cut short ends with no last line: the client reconnects from the index it reached.
+      failed: (error) => this.replayFailed(sessionId, error, () => ended?.("")),
+    });
   }
 
   /** The stored events from `start` as one NDJSON text. */
-  ndjson(sessionId: string, start: number): string {
+  async ndjson(sessionId: string, start: number): Promise<string> {
     let text = "";
-    for (const batch of this.store.events.iterateNdjson(sessionId, start, 2000)) text += batch.text;
+    for await (const batch of this.reads.events.iterateNdjson(sessionId, start, 2000)) text += batch.text;
     return text;
+  }
+
+  private replayFailed(sessionId: string, error: unknown, end: (() => void) | undefined): void {
+    this.logger.error(`Could not replay the events of session ${sessionId}: ${messageOf(error)}`);
+    end?.();
   }
 
   private flush(sessionId: string): void {
@@ -164,6 +179,6 @@ export class SessionEventLog {
   }
 }
 
-function* mapIterable<A, B>(source: Iterable<A>, map: (item: A) => B): Generator<B> {
-  for (const item of source) yield map(item);
+async function* mapAsync<A, B>(source: AsyncIterable<A>, map: (item: A) => B): AsyncGenerator<B> {
+  for await (const item of source) yield map(item);
 }

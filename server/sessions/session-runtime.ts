@@ -12,6 +12,7 @@ import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
 import type { TurnTrace } from "../protocol/model-calls.ts";
 import { newContinuationToken, newSessionId } from "../protocol/ids.ts";
+import { asyncStore } from "../store/async-store.ts";
 import type { Store } from "../store/index.ts";
 import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
 import { ApprovalDesk } from "./approval-desk.ts";
@@ -137,7 +138,7 @@ export class SessionRuntime {
     this.store = options.store;
     this.now = options.now ?? (() => new Date());
     this.host = options.host ?? createHostServices({ agentName: options.agent.name, store: options.store, logger: options.logger });
-    this.log = new SessionEventLog(options.store, options.logger, this.now);
+    this.log = new SessionEventLog(options.store, asyncStore(options.store), options.logger, this.now);
     this.log.observe((sessionId, events) => {
       if (this.agent.hooks.size > 0) this.runHooks(sessionId, events);
     });
@@ -413,7 +414,7 @@ export class SessionRuntime {
   }
 
   /** The stored events from `fromIndex` as one NDJSON text (the `/events` dump). */
-  eventsNdjson(sessionId: string, principal: Principal, fromIndex = 0): string {
+  async eventsNdjson(sessionId: string, principal: Principal, fromIndex = 0): Promise<string> {
     return this.log.ndjson(sessionId, this.startIndex(sessionId, principal, fromIndex));
   }
 
