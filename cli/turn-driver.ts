@@ -81,19 +81,7 @@ async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver>
       return { sessionId: handle.sessionId, turnId: handle.turnId };
     },
     follow(id, onEvent) {
-      return new Promise((resolve) => {
-        let stop: (() => void) | undefined;
-        let finished = false;
-        stop = opened.runtime.follow(id, principal, 0, (events) => {
-          for (const event of events) {
-            if (finished || !onEvent(event)) continue;
-            finished = true;
-            queueMicrotask(() => stop?.());
-            resolve();
-          }
-        });
-        if (finished) stop();
-      });
+      return opened.runtime.followUntil(id, principal, 0, onEvent);
     },
     async resolveApproval(id, approvalId, decision) {
       return opened.runtime.resolveApproval(id, approvalId, decision, principal);

@@ -88,11 +88,11 @@ describe("MCP connections of a running agent", () => {
   it("stops a tool's ctx.host.mcp call with its turn instead of waiting for the server", async () => {
     const handle = opened.runtime.startSession({ message: 'slow_echo {"ms":60000}', principal });
     for (;;) {
-      const events = opened.runtime.events(handle.sessionId, principal);
+      const events = await opened.runtime.events(handle.sessionId, principal);
       if (events.some((event) => event.type === "actions.requested")) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    opened.runtime.stop(handle.sessionId, principal);
+    await opened.runtime.stop(handle.sessionId, principal);
     expect(await handle.done).toMatchObject({ status: "cancelled" });
   });
 

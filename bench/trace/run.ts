@@ -35,11 +35,11 @@ db.close();
 let whole = 0;
 const started = performance.now();
 for (const turnId of turnIds) {
-  for (const call of opened.runtime.turnTrace(first.sessionId, turnId, principal).modelCalls) whole += JSON.stringify(call).length;
+  for (const call of (await opened.runtime.turnTrace(first.sessionId, turnId, principal)).modelCalls) whole += JSON.stringify(call).length;
 }
 const readAll = performance.now() - started;
 const lastStarted = performance.now();
-opened.runtime.turnTrace(first.sessionId, turnIds.at(-1)!, principal);
+await opened.runtime.turnTrace(first.sessionId, turnIds.at(-1)!, principal);
 const readLast = performance.now() - lastStarted;
 
 console.log(`${count} turns, ${stored.rows} model steps in one session`);

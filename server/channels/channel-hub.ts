@@ -146,7 +146,7 @@ export class ChannelHub {
       send: (input) => this.converse({ ...input, channelId }),
       stop: (continuationToken) => {
         const session = store.sessions.findByToken(channelId, continuationToken);
-        return session ? runtime.stop(session.id, session.principal) === "stopping" : false;
+        return session ? runtime.interrupt(session.id) : false;
       },
       host: runtime.hostServices,
       rootDir: runtime.agent.rootDir,

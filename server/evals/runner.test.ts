@@ -272,10 +272,10 @@ describe("runEvals", () => {
     const parked = cases["approvals/never-answered"].sessionId!;
     await agent.runtime.idle(parked);
     const principal = { type: "user" as const, id: "local" };
-    expect(agent.runtime.listApprovals(undefined)).toEqual([]);
-    expect(agent.runtime.events(parked, principal).map((event) => event.type)).toContain("turn.failed");
+    expect(await agent.runtime.listApprovals(undefined)).toEqual([]);
+    expect((await agent.runtime.events(parked, principal)).map((event) => event.type)).toContain("turn.failed");
 
-    const session = agent.runtime.getSession(cases["approvals/approve"].sessionId!, principal);
+    const session = await agent.runtime.getSession(cases["approvals/approve"].sessionId!, principal);
     expect(session).toMatchObject({ channel: "eval", purpose: "eval", dryRun: true, title: "eval approvals/approve" });
   });
 

@@ -39,29 +39,13 @@ export function localTarget(opened: Pick<OpenedAgent, "runtime">, principal: Pri
       return { sessionId: handle.sessionId, turnId: handle.turnId };
     },
     follow(sessionId, fromIndex, onEvent) {
-      return new Promise((resolve, reject) => {
-        let finished = false;
-        let unsubscribe: (() => void) | undefined;
-        try {
-          unsubscribe = runtime.follow(sessionId, principal, fromIndex, (events) => {
-            for (const event of events) {
-              if (finished || !onEvent(event)) continue;
-              finished = true;
-              // Deferred: during the initial replay `unsubscribe` is not assigned yet.
-              queueMicrotask(() => unsubscribe?.());
-              resolve();
-            }
-          });
-        } catch (error) {
-          reject(error);
-        }
-      });
+      return runtime.followUntil(sessionId, principal, fromIndex, onEvent);
     },
     async resolveApproval(sessionId, approvalId, decision) {
-      runtime.resolveApproval(sessionId, approvalId, decision, principal);
+      await runtime.resolveApproval(sessionId, approvalId, decision, principal);
     },
     async stop(sessionId) {
-      runtime.stop(sessionId, principal);
+      await runtime.stop(sessionId, principal);
     },
   };
 }

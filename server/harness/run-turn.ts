@@ -41,8 +41,8 @@ export interface CallLedger {
    * outcome to use instead of running it when the ledger already has the
    * call: what it returned, or an error saying it is in doubt.
    */
-  begin(call: ToolAction, tool: LoadedTool): ToolOutcome | undefined;
-  /** Records what the call returned. */
+  begin(call: ToolAction, tool: LoadedTool): Promise<ToolOutcome | undefined>;
+  /** Records what the call returned (with the call's next events: nothing to wait for). */
   end(call: ToolAction, outcome: ToolOutcome): void;
 }
 
@@ -279,7 +279,7 @@ async function runOneCall(call: ToolAction, tool: LoadedTool | undefined, reques
     const why = decision.reason ? `: ${decision.reason}` : "";
     return { output: `The call to ${call.name} was denied by ${decision.by}${why}.`, isError: true, durationMs: 0 };
   }
-  const known = request.ledger?.begin(call, tool);
+  const known = await request.ledger?.begin(call, tool);
   if (known) return known;
   const executed = await executeTool(tool, call.input, ctx);
   const outcome: ToolOutcome = tool.stubbed ? { ...executed, stubbed: true } : executed;

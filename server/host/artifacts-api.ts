@@ -11,7 +11,7 @@ export interface ArtifactsApiOptions {
   registry?: ArtifactsDefinition;
   sessionId?: string;
   /** Called after each tag, to record `artifact.tagged` on the session. */
-  onTagged?(artifact: { id: string; kind: string; key: string; title: string }): void;
+  onTagged?(artifact: { id: string; kind: string; key: string; title: string }): Promise<unknown>;
 }
 
 /**
@@ -40,7 +40,7 @@ export function createArtifactsApi(options: ArtifactsApiOptions): ArtifactsApi {
       }
       const row = store.artifacts.upsert({ ...input, data, sessionId: options.sessionId ?? null });
       store.artifacts.evictBeyond(registry?.max ?? DEFAULT_MAX);
-      options.onTagged?.({ id: row.id, kind: row.kind, key: row.key, title: row.title });
+      await options.onTagged?.({ id: row.id, kind: row.kind, key: row.key, title: row.title });
       return { id: row.id };
     },
     async list(filter) {

@@ -8,6 +8,7 @@ import { McpConnections } from "../mcp/connections.ts";
 import { DevOAuth, devAuthorizePath } from "../mcp/dev-oauth.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { effectiveModel, isModelUnavailableError, resolveModelChain } from "../models/index.ts";
+import { messageOf } from "../protocol/errors.ts";
 import { SessionRuntime } from "../sessions/session-runtime.ts";
 import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
@@ -130,10 +131,12 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     // Only a dev server has a playground with Connect: elsewhere nobody could end the wait.
     onAuthorizationRequired: options.dev
       ? ({ sessionId, toolCallId, connection }) =>
-          runtime.appendToCurrentTurn(sessionId, {
-            type: "action.authorization_required",
-            data: { toolCallId, connection, authorizePath: devAuthorizePath(connection) },
-          })
+          void runtime
+            .appendToCurrentTurn(sessionId, {
+              type: "action.authorization_required",
+              data: { toolCallId, connection, authorizePath: devAuthorizePath(connection) },
+            })
+            .catch((error: unknown) => logger.error(`Could not record that ${connection} needs authorization: ${messageOf(error)}`))
       : undefined,
   });
   const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
@@ -150,7 +153,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   });
   if (telemetry) runtime.observe(telemetry.recorded);
   const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
-  const recovered = runtime.recover();
+  const recovered = await runtime.recover();
   if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
 
   return {

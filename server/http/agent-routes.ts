@@ -124,21 +124,21 @@ export const sessionRoutes = {
 
   /** The owner's way back to a session after a lost response: its current continuation token. */
   async continuationToken(req) {
-    const token = req.opened.runtime.continuationToken(req.params.id, sessionPrincipal(req));
+    const token = await req.opened.runtime.continuationToken(req.params.id, sessionPrincipal(req));
     return json({ ok: true, sessionId: req.params.id, continuationToken: token });
   },
 
   async stop(req) {
-    const status = req.opened.runtime.stop(req.params.id, sessionPrincipal(req));
+    const status = await req.opened.runtime.stop(req.params.id, sessionPrincipal(req));
     return json({ ok: true, status }, status === "stopping" ? 202 : 200);
   },
 
   async getSession(req) {
-    return json({ ok: true, session: sessionDetailJson(req.opened.runtime.getSession(req.params.id, sessionPrincipal(req))) });
+    return json({ ok: true, session: sessionDetailJson(await req.opened.runtime.getSession(req.params.id, sessionPrincipal(req))) });
   },
 
   async deleteSession(req) {
-    req.opened.runtime.deleteSession(req.params.id, sessionPrincipal(req));
+    await req.opened.runtime.deleteSession(req.params.id, sessionPrincipal(req));
     return json({ ok: true });
   },
 
@@ -146,7 +146,7 @@ export const sessionRoutes = {
     const { request, opened } = req;
     const url = new URL(request.url);
     const limit = limitParam(url, { fallback: 50, max: 200 });
-    const page = opened.runtime.listSessions({
+    const page = await opened.runtime.listSessions({
       principal: visibleOwner(req),
       q: url.searchParams.get("q") ?? undefined,
       limit,
@@ -161,10 +161,10 @@ export const sessionRoutes = {
     const url = new URL(request.url);
     const from = indexParam(url, "startIndex");
     if (url.searchParams.get("follow") === "false") {
-      return new Response(opened.runtime.eventsNdjson(params.id, principal, from), { headers: NDJSON_HEADERS });
+      return new Response(await opened.runtime.eventsNdjson(params.id, principal, from), { headers: NDJSON_HEADERS });
     }
     // Checked before the stream exists: once the body has started, a 403/404 could only end it, not answer it.
-    opened.runtime.getSession(params.id, principal);
+    await opened.runtime.getSession(params.id, principal);
     const body = eventStream({
       subscribe: (deliver, end) => opened.runtime.followNdjson(params.id, principal, from, deliver, end),
       signal: request.signal,
@@ -174,12 +174,12 @@ export const sessionRoutes = {
 
   async events(req) {
     const from = indexParam(new URL(req.request.url), "startIndex");
-    const text = req.opened.runtime.eventsNdjson(req.params.id, sessionPrincipal(req), from);
+    const text = await req.opened.runtime.eventsNdjson(req.params.id, sessionPrincipal(req), from);
     return new Response(text, { headers: NDJSON_HEADERS });
   },
 
   async turnTrace(req) {
-    const trace = req.opened.runtime.turnTrace(req.params.id, req.params.turnId, sessionPrincipal(req));
+    const trace = await req.opened.runtime.turnTrace(req.params.id, req.params.turnId, sessionPrincipal(req));
     return json({ ok: true, ...trace });
   },
 
@@ -219,7 +219,7 @@ export const sessionRoutes = {
   },
 
   async listApprovals(req) {
-    const approvals = req.opened.runtime.listApprovals(visibleOwner(req)).map((row) => ({
+    const approvals = (await req.opened.runtime.listApprovals(visibleOwner(req))).map((row) => ({
       approvalId: row.id,
       sessionId: row.sessionId,
       turnId: row.turnId,
@@ -229,7 +229,7 @@ export const sessionRoutes = {
       createdAt: row.createdAt,
     }));
     // Write calls a crash cut off: nothing to approve, but a person should check whether they took effect.
-    const inDoubt = req.opened.runtime.listInDoubtCalls(visibleOwner(req)).map((row) => ({
+    const inDoubt = (await req.opened.runtime.listInDoubtCalls(visibleOwner(req))).map((row) => ({
       sessionId: row.sessionId,
       turnId: row.turnId,
       toolCallId: row.toolCallId,
@@ -242,13 +242,13 @@ export const sessionRoutes = {
 
   async resolveApproval({ request, params, opened, principal, seesAll }) {
     const body = await readJsonBody(request, approvalBody);
-    const row = opened.runtime.resolveApproval(params.id, params.approvalId, body, principal, { anyOwner: seesAll });
+    const row = await opened.runtime.resolveApproval(params.id, params.approvalId, body, principal, { anyOwner: seesAll });
     return json({ ok: true, approvalId: row.id, status: row.status, by: row.resolvedBy });
   },
 
   async resolveInDoubt({ request, params, opened, principal, seesAll }) {
     const body = await readJsonBody(request, inDoubtBody);
-    const row = opened.runtime.resolveInDoubt(params.id, params.toolCallId, body, principal, { anyOwner: seesAll });
+    const row = await opened.runtime.resolveInDoubt(params.id, params.toolCallId, body, principal, { anyOwner: seesAll });
     return json({ ok: true, toolCallId: row.toolCallId, status: "resolved", resolution: body.resolution });
   },
 

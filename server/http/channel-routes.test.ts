@@ -122,8 +122,8 @@ describe("custom channel routes", () => {
       id: string;
     };
     expect(again.id).toBe(started.id);
-    const received = opened.runtime
-      .events(started.id, session.principal)
+    const received = (await opened.runtime
+      .events(started.id, session.principal))
       .filter((event: AnyBdkEvent) => event.type === "message.received");
     expect(received).toHaveLength(2);
 
@@ -136,7 +136,7 @@ describe("custom channel routes", () => {
   it("a new session without state gets the channel's default state", async () => {
     const response = await call("POST", "desk/later");
     expect(response.status).toBe(202);
-    const page = opened.runtime.listSessions({});
+    const page = await opened.runtime.listSessions({});
     const later = page.sessions.find((session) => session.title === "Later")!;
     await opened.runtime.idle(later.id);
     await opened.automation.channels.delivery.settled();
@@ -179,7 +179,7 @@ describe("custom channel routes", () => {
 
 describe("principals handed to send and receive", () => {
   it("a malformed auth is refused naming the field, and no session starts", async () => {
-    const before = opened.runtime.listSessions({}).sessions.length;
+    const before = (await opened.runtime.listSessions({})).sessions.length;
     const cases = [
       ["relay/as", { type: "admin", id: "ops" }, 'send(): auth.type: Invalid option: expected one of "user"|"service"|"app"'],
       ["relay/as", { type: "service" }, "send(): auth.id: Invalid input: expected string, received undefined"],
@@ -192,7 +192,7 @@ describe("principals handed to send and receive", () => {
       expect(body.error).toBe("invalid_request");
       expect(body.message).toContain(message);
     }
-    expect(opened.runtime.listSessions({}).sessions.length).toBe(before);
+    expect((await opened.runtime.listSessions({})).sessions.length).toBe(before);
   });
 
   it("a well-formed auth owns the session (extra fields dropped)", async () => {

@@ -110,10 +110,11 @@ export const devRoutes = {
     requireDev(opened);
     refuseCrossSite(request, "Eval cases can only be saved from this server's own playground.");
     const body = await readJsonBody(request, saveEvalCaseBody);
-    const session = opened.runtime.getSession(body.sessionId, sessionPrincipal({ ...req, params: { id: body.sessionId } }));
+    const session = await opened.runtime.getSession(body.sessionId, sessionPrincipal({ ...req, params: { id: body.sessionId } }));
+    const events = await opened.runtime.events(session.id, session.principal);
     let text: string;
     try {
-      text = evalCaseSource({ sessionId: session.id, title: session.title, events: opened.runtime.events(session.id, session.principal), savedAt: new Date() });
+      text = evalCaseSource({ sessionId: session.id, title: session.title, events, savedAt: new Date() });
     } catch (error) {
       throw new BdkError("invalid_request", messageOf(error));
     }

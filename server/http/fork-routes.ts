@@ -27,7 +27,7 @@ export const forkRoutes = {
   async forkSession(req) {
     const { request, params, opened, principal, basePath } = req;
     const body = await readJsonBody(request, forkBody);
-    const handle = opened.runtime.fork(params.id, {
+    const handle = await opened.runtime.fork(params.id, {
       principal: sessionPrincipal(req),
       owner: principal,
       beforeIndex: body.beforeIndex,
@@ -51,12 +51,12 @@ export const forkRoutes = {
 
   async diffSessions(req) {
     const { params, opened } = req;
-    const before = opened.runtime.getSession(params.id, sessionPrincipal(req));
-    const after = opened.runtime.getSession(params.otherId, sessionPrincipal({ ...req, params: { id: params.otherId } }));
+    const before = await opened.runtime.getSession(params.id, sessionPrincipal(req));
+    const after = await opened.runtime.getSession(params.otherId, sessionPrincipal({ ...req, params: { id: params.otherId } }));
     const from = sharedStart(before, after);
     const diff = diffRuns(
-      summarizeRun(before.id, opened.runtime.events(before.id, before.principal, from), from),
-      summarizeRun(after.id, opened.runtime.events(after.id, after.principal, from), from),
+      summarizeRun(before.id, await opened.runtime.events(before.id, before.principal, from), from),
+      summarizeRun(after.id, await opened.runtime.events(after.id, after.principal, from), from),
     );
     return json({ ok: true, sessions: { before: sessionJson(before), after: sessionJson(after) }, ...diff });
   },

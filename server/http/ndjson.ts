@@ -9,8 +9,8 @@ const encoder = new TextEncoder();
 
 
 export interface FollowOptions {
-  /** Starts delivery of NDJSON text; returns the function that stops it. `end` sends a last text and closes the stream. */
-  subscribe(deliver: (text: string) => void, end: (lastText: string) => void): () => void;
+  /** Starts delivery of NDJSON text; resolves with the function that stops it. `end` sends a last text and closes the stream. */
+  subscribe(deliver: (text: string) => void, end: (lastText: string) => void): Promise<() => void>;
   keepaliveMs?: number;
   signal?: AbortSignal;
 }
@@ -19,13 +19,15 @@ export interface FollowOptions {
 export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> {
   let stop: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let cancelled = false;
   const cleanup = () => {
+    cancelled = true;
     stop?.();
     stop = undefined;
     if (timer) clearInterval(timer);
   };
   return new ReadableStream<Uint8Array>({
-    start(controller) {
+    async start(controller) {
       let closed = false;
       const close = () => {
         if (closed) return;
@@ -33,17 +35,18 @@ export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> 
         cleanup();
         controller.close();
       };
-      const unsubscribe = options.subscribe(
+      const unsubscribe = await options.subscribe(
         (text) => {
-          if (!closed) controller.enqueue(encoder.encode(text));
+          if (!closed && !cancelled) controller.enqueue(encoder.encode(text));
         },
         (lastText) => {
-          if (closed) return;
+          if (closed || cancelled) return;
           controller.enqueue(encoder.encode(lastText));
           close();
         },
       );
-      if (closed) {
+      // Cancelled (or ended) while the subscription was being set up.
+      if (closed || cancelled) {
         unsubscribe();
         return;
       }

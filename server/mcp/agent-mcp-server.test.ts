@@ -99,7 +99,7 @@ describe("the full MCP server", () => {
     expect(answer).toMatchObject({ status: "completed" });
     expect(answer.reply).toContain("scripted model");
     expect(JSON.parse(textOf(result))).toEqual(answer);
-    const session = opened.runtime.getSession(answer.sessionId, alice);
+    const session = await opened.runtime.getSession(answer.sessionId, alice);
     expect(session).toMatchObject({ channel: "mcp", mode: "chat" });
   });
 
@@ -109,8 +109,8 @@ describe("the full MCP server", () => {
     const second = await ask(client, { message: 'greet {"name": "Ada"}', sessionId: first.sessionId });
     expect(second).toMatchObject({ status: "completed", sessionId: first.sessionId });
     expect(second.reply).toContain("Hello, Ada!");
-    const messages = opened.runtime
-      .events(first.sessionId, alice)
+    const messages = (await opened.runtime
+      .events(first.sessionId, alice))
       .filter((event) => event.type === "message.received")
       .map((event) => event.data.message);
     expect(messages).toEqual(["hello", 'greet {"name": "Ada"}']);
@@ -162,7 +162,7 @@ describe("the full MCP server", () => {
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain("No session ses_nope");
     // Bob's attempt left Alice's conversation untouched.
-    const received = opened.runtime.events(asked.sessionId, alice).filter((event) => event.type === "message.received");
+    const received = (await opened.runtime.events(asked.sessionId, alice)).filter((event) => event.type === "message.received");
     expect(received).toHaveLength(1);
   });
 

@@ -75,7 +75,7 @@ function registerAgentTools(server: McpServer, opened: OpenedAgent, principal: P
           : opened.runtime.startSession({ message: args.message, principal, channel: "mcp" });
         const seconds = Math.min(args.waitSeconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
         if (seconds > 0) await settledWithin(handle.done, seconds * 1000, extra.signal);
-        return askResult(askStatus(opened, principal, handle.sessionId, handle.turnId));
+        return askResult(await askStatus(opened, principal, handle.sessionId, handle.turnId));
       }),
   );
 
@@ -86,7 +86,7 @@ function registerAgentTools(server: McpServer, opened: OpenedAgent, principal: P
       inputSchema: { sessionId: z.string().min(1).describe("The sessionId an ask returned.") },
       outputSchema: askResultShape,
     },
-    (args) => attempt(opened, "check", async () => askResult(askStatus(opened, principal, args.sessionId))),
+    (args) => attempt(opened, "check", async () => askResult(await askStatus(opened, principal, args.sessionId))),
   );
 
   const tools = serverTools(opened);

@@ -18,8 +18,8 @@ const EVERY_TURN_STATUS: readonly TurnStatus[] = ["queued", "running", "complete
  * read from the store so `check` works from any request, in any process.
  * Throws `not_found` / `forbidden` for a missing or foreign session.
  */
-export function askStatus(opened: OpenedAgent, principal: Principal, sessionId: string, turnId?: string): AskResult {
-  opened.runtime.getSession(sessionId, principal);
+export async function askStatus(opened: OpenedAgent, principal: Principal, sessionId: string, turnId?: string): Promise<AskResult> {
+  await opened.runtime.getSession(sessionId, principal);
   // The turns table, not the events: a turn's first event is written only once it starts running.
   const turn = turnId ? opened.store.turns.get(turnId) : latestTurn(opened, sessionId);
   if (!turn) return { status: "error", sessionId, errorMessage: `Session ${sessionId} has no turn.` };

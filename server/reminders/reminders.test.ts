@@ -48,10 +48,9 @@ afterEach(async () => {
 });
 afterAll(() => removeTempProjects());
 
-function received(opened: OpenedAgent, sessionId: string): string[] {
+async function received(opened: OpenedAgent, sessionId: string): Promise<string[]> {
   const session = opened.store.sessions.get(sessionId)!;
-  return opened.runtime
-    .events(sessionId, session.principal)
+  return (await opened.runtime.events(sessionId, session.principal))
     .filter((event: AnyBdkEvent) => event.type === "message.received")
     .map((event) => (event.data as { message: string }).message);
 }
@@ -83,17 +82,17 @@ describe("reminders", () => {
     expect(reminder).toMatchObject({ delay: "2h", nextFireAt: "2026-03-02T11:00:00.000Z", sessionId: conversation.sessionId });
 
     await clock.advance(2 * 60 * 60 * 1000 - 1000);
-    expect(received(opened, conversation.sessionId)).toHaveLength(1);
+    expect(await received(opened, conversation.sessionId)).toHaveLength(1);
     await clock.advance(1000);
     await settle(opened, conversation.sessionId);
-    const messages = received(opened, conversation.sessionId);
+    const messages = await received(opened, conversation.sessionId);
     expect(messages).toHaveLength(2);
     expect(messages[1]).toContain("Re-check CI. Only act if still failing.");
     expect(messages[1]).toContain("Cancel once CI is green or the PR is merged.");
     expect(opened.store.reminders.get(reminder.id)?.status).toBe("done");
 
     await clock.advance(24 * 60 * 60 * 1000);
-    expect(received(opened, conversation.sessionId)).toHaveLength(2);
+    expect(await received(opened, conversation.sessionId)).toHaveLength(2);
   });
 
   it("stays armed across a restart and fires afterwards into the same conversation", async () => {
@@ -118,7 +117,7 @@ describe("reminders", () => {
     expect(second.automation.listReminders()).toEqual([expect.objectContaining({ id, handler: "ci_recheck", nextFireAt: "2026-03-02T09:30:00.000Z" })]);
     await clock.advance(1);
     await settle(second, conversation.sessionId);
-    const messages = received(second, conversation.sessionId);
+    const messages = await received(second, conversation.sessionId);
     expect(messages).toHaveLength(2);
     expect(messages[1]).toContain("Re-check CI for https://github.com/acme/api/pull/7.");
     expect(second.store.reminders.get(id)?.nextFireAt).toBe("2026-03-02T10:00:00.000Z");
@@ -150,7 +149,7 @@ describe("reminders", () => {
     await settle(opened, session.id);
     await clock.advance(60 * 60 * 1000);
     await settle(opened, session.id);
-    expect(received(opened, session.id)).toHaveLength(2);
+    expect(await received(opened, session.id)).toHaveLength(2);
   });
 
   it("an inline run fires in its process; after a restart it is reported as lost", async () => {
@@ -193,7 +192,7 @@ describe("reminders", () => {
     await settle(opened, turn.sessionId);
     await clock.advance(60 * 60 * 1000);
     await settle(opened, turn.sessionId);
-    const messages = received(opened, turn.sessionId);
+    const messages = await received(opened, turn.sessionId);
     expect(messages.at(-1)).toContain("Check the deploy.");
     expect(messages.at(-1)).toContain("Standing condition: the deploy is healthy");
 

@@ -15,8 +15,8 @@ afterAll(async () => {
   removeTempProjects();
 });
 
-const types = (sessionId: string) =>
-  opened.runtime.events(sessionId, opened.store.sessions.get(sessionId)!.principal).map((event: AnyBdkEvent) => event.type);
+const types = async (sessionId: string) =>
+  (await opened.runtime.events(sessionId, opened.store.sessions.get(sessionId)!.principal)).map((event: AnyBdkEvent) => event.type);
 
 describe("dispatchSchedule", () => {
   it("a handler schedule calls tools and hands work into a channel as its own principal", async () => {
@@ -30,8 +30,8 @@ describe("dispatchSchedule", () => {
     await opened.runtime.idle(session.id);
     await opened.automation.channels.delivery.settled();
     // The channel's message.completed delivery event ran for the session `receive` started (default state: source "").
-    const answer = opened.runtime
-      .events(session.id, session.principal)
+    const answer = (await opened.runtime
+      .events(session.id, session.principal))
       .filter((event) => event.type === "message.completed" && event.data.finishReason !== "tool-calls")
       .at(-1);
     expect(opened.store.kv.get(opened.agent.name, "delivered:")).toBe((answer?.data as { text: string }).text);
@@ -42,8 +42,8 @@ describe("dispatchSchedule", () => {
     const session = opened.store.sessions.get(sessionIds[0])!;
     expect(session).toMatchObject({ mode: "task", channel: "schedule", principal: { type: "app", id: "schedule/daily-summary" } });
     await opened.runtime.idle(session.id);
-    expect(types(session.id).at(-1)).toBe("session.completed");
-    const received = opened.runtime.events(session.id, session.principal).find((event) => event.type === "message.received");
+    expect((await types(session.id)).at(-1)).toBe("session.completed");
+    const received = (await opened.runtime.events(session.id, session.principal)).find((event) => event.type === "message.received");
     expect((received?.data as { message: string }).message).toBe("Pull open incidents and post a summary to the metrics endpoint.");
   });
 

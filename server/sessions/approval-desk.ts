@@ -2,11 +2,11 @@ import type { ApprovalDecision, ToolGate } from "../harness/run-turn.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { EventDraft } from "../protocol/events.ts";
 import { newApprovalId } from "../protocol/ids.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { ApprovalRow } from "../store/types.ts";
 import { SHUTDOWN } from "./turn-runner.ts";
 
-type Append = (sessionId: string, drafts: EventDraft[]) => void;
+type Append = (sessionId: string, drafts: EventDraft[]) => Promise<unknown>;
 
 interface Waiter {
   turnId: string;
@@ -23,14 +23,16 @@ export class ApprovalDesk {
   private readonly waiters = new Map<string, Waiter>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AsyncStore,
     private readonly append: Append,
+    /** A denial nobody awaits (a turn stopped while parked) that could not be recorded. */
+    private readonly onLost: (error: unknown) => void,
   ) {}
 
   /** The gate one turn passes its tool calls through. */
   gateFor(sessionId: string, turnId: string, signal: AbortSignal): ToolGate {
     return async (call, tool, ctx) => {
-      const earlier = this.store.approvals.findByToolCall(turnId, call.toolCallId);
+      const earlier = await this.store.approvals.findByToolCall(turnId, call.toolCallId);
       if (earlier && earlier.status !== "pending") {
         return { approved: earlier.status === "approved", by: earlier.resolvedBy ?? "unknown", reason: earlier.reason ?? undefined };
       }
@@ -39,7 +41,7 @@ export class ApprovalDesk {
       if (signal.aborted && signal.reason === SHUTDOWN) throw signal.reason;
       const approvalId = earlier?.id ?? newApprovalId();
       if (!earlier) {
-        this.store.approvals.create({
+        await this.store.approvals.create({
           id: approvalId,
           sessionId,
           turnId,
@@ -47,7 +49,7 @@ export class ApprovalDesk {
           name: call.name,
           input: call.input,
         });
-        this.append(sessionId, [
+        await this.append(sessionId, [
           {
             type: "action.approval_requested",
             turnId,
@@ -60,11 +62,7 @@ export class ApprovalDesk {
           // The process is going away: the call stays parked (pending, no decision) and this wait never ends.
           if (signal.reason === SHUTDOWN) return;
           this.waiters.delete(approvalId);
-          this.decide(this.store.approvals.get(approvalId)!, {
-            approved: false,
-            by: "system",
-            reason: "the turn was stopped",
-          });
+          this.denyStopped(approvalId).catch(this.onLost);
           reject(signal.reason);
         };
         if (signal.aborted) return onAbort();
@@ -84,8 +82,8 @@ export class ApprovalDesk {
    * Records a person's decision. Returns true when a live turn was waiting;
    * false when the turn is parked from before a restart and must be resumed.
    */
-  resolve(row: ApprovalRow, decision: ApprovalDecision): boolean {
-    if (!this.decide(row, decision)) {
+  async resolve(row: ApprovalRow, decision: ApprovalDecision): Promise<boolean> {
+    if (!(await this.decide(row, decision))) {
       throw new BdkError("already_resolved", `Approval ${row.id} was already resolved (${row.status}).`);
     }
     const waiter = this.waiters.get(row.id);
@@ -100,9 +98,14 @@ export class ApprovalDesk {
     return false;
   }
 
-  private decide(row: ApprovalRow, decision: ApprovalDecision): boolean {
-    if (!this.store.approvals.resolve(row.id, decision)) return false;
-    this.append(row.sessionId, [
+  private async denyStopped(approvalId: string): Promise<void> {
+    const row = await this.store.approvals.get(approvalId);
+    if (row) await this.decide(row, { approved: false, by: "system", reason: "the turn was stopped" });
+  }
+
+  private async decide(row: ApprovalRow, decision: ApprovalDecision): Promise<boolean> {
+    if (!(await this.store.approvals.resolve(row.id, decision))) return false;
+    await this.append(row.sessionId, [
       {
         type: "action.approval_resolved",
         turnId: row.turnId,

@@ -7,6 +7,7 @@ import { startTestRuntime, type TestRuntime } from "../../test/support/runtime.t
 import { testAgent, zodTool } from "../../test/support/tools.ts";
 import { historyFromEvents } from "../harness/history.ts";
 import { openStore } from "../store/index.ts";
+import { asyncStore } from "../store/async-store.ts";
 import { turnLedger } from "./call-ledger.ts";
 import { SessionEventLog } from "./event-log.ts";
 import { createLogger } from "../host/logger.ts";
@@ -41,39 +42,40 @@ describe("the side-effect ledger", () => {
     const { runtime, store } = start(tmp());
     const handle = runtime.startSession({ message: 'pay_invoice {"invoice": "inv_1"}', principal: me });
     expect((await handle.done).status).toBe("completed");
-    const result = runtime.events(handle.sessionId, me).find((event) => event.type === "action.result")!;
+    const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result")!;
     const { toolCallId, name, ...outcome } = result.data as { toolCallId: string; name: string };
     expect(store.toolCalls.ofTurn(handle.sessionId, handle.turnId)).toEqual([
       expect.objectContaining({ toolCallId, name, effect: "write", input: { invoice: "inv_1" }, status: "finished", outcome }),
     ]);
   });
 
-  it("stores the turn's buffered events with the start row, and never runs a call it already has", () => {
+  it("stores the turn's buffered events with the start row, and never runs a call it already has", async () => {
     const stateRoot = tmp();
     const store = openStore(stateRoot);
     try {
-      const log = new SessionEventLog(store, createLogger(store), () => new Date());
+      const log = new SessionEventLog(store, asyncStore(store), createLogger(store), () => new Date());
+      const ledgerStore = asyncStore(store);
       const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
       store.turns.create({ id: "turn_1", sessionId: session.id, status: "running", message: "pay" });
       const call = { toolCallId: "call_1", name: "pay_invoice", input: { invoice: "inv_9" } };
       log.appendSoon(session.id, { type: "actions.requested", turnId: "turn_1", data: { actions: [call] } });
-      const ledger = turnLedger(store, log, session.id, "turn_1");
+      const ledger = turnLedger(ledgerStore, log, session.id, "turn_1");
 
-      expect(ledger.begin(call, pay)).toBeUndefined();
+      expect(await ledger.begin(call, pay)).toBeUndefined();
       // Stored now, not at the end of the tick: a crash during the call leaves the request in the log.
       expect(store.events.hasTurnEvent(session.id, "turn_1", "actions.requested")).toBe(true);
       expect(store.toolCalls.get({ sessionId: session.id, turnId: "turn_1", toolCallId: "call_1" })?.status).toBe("started");
       // Begun again before it returned (the process that ran it is gone): in doubt, not run.
-      expect(ledger.begin(call, pay)).toMatchObject({ isError: true, output: expect.stringContaining("in doubt") });
+      expect(await ledger.begin(call, pay)).toMatchObject({ isError: true, output: expect.stringContaining("in doubt") });
 
       ledger.end(call, { output: { paid: "inv_9" }, isError: false, durationMs: 3 });
-      expect(ledger.begin(call, pay)).toEqual({ output: { paid: "inv_9" }, isError: false, durationMs: 3 });
+      expect(await ledger.begin(call, pay)).toEqual({ output: { paid: "inv_9" }, isError: false, durationMs: 3 });
       // An invalid input cannot decide a dynamic effect: it counts as a write.
-      expect(ledger.begin({ toolCallId: "call_2", name: "lookup_invoice", input: { nope: 1 } }, lookup)).toBeUndefined();
+      expect(await ledger.begin({ toolCallId: "call_2", name: "lookup_invoice", input: { nope: 1 } }, lookup)).toBeUndefined();
       expect(store.toolCalls.get({ sessionId: session.id, turnId: "turn_1", toolCallId: "call_2" })?.effect).toBe("write");
       // A schema that transforms the input into what JSON cannot hold (a BigInt): the call is recorded with its raw input.
       const count = zodTool("count_items", z.object({ n: z.string().transform((text) => BigInt(text)) }), () => "ok", { effect: () => "read" });
-      expect(ledger.begin({ toolCallId: "call_3", name: "count_items", input: { n: "12" } }, count)).toBeUndefined();
+      expect(await ledger.begin({ toolCallId: "call_3", name: "count_items", input: { n: "12" } }, count)).toBeUndefined();
       expect(store.toolCalls.get({ sessionId: session.id, turnId: "turn_1", toolCallId: "call_3" })).toMatchObject({ effect: "read", input: { n: "12" } });
     } finally {
       store.close();
@@ -100,14 +102,14 @@ describe("the side-effect ledger", () => {
 
     const { runtime, store } = start(stateRoot);
     runs = 0;
-    expect(runtime.recover()).toBe(1);
-    const events = runtime.events(session.id, me);
+    expect(await runtime.recover()).toBe(1);
+    const events = await runtime.events(session.id, me);
     expect(events.map((event) => event.type).slice(-5)).toEqual(["actions.requested", "action.result", "action.in_doubt", "turn.failed", "session.waiting"]);
     expect(events.find((event) => event.type === "action.result")?.data).toEqual({ toolCallId: "call_a", name: "lookup_invoice", output: { due: 10 }, isError: false, durationMs: 1 });
     expect(events.find((event) => event.type === "action.in_doubt")?.data).toMatchObject({ toolCallId: "call_b", name: "pay_invoice", effect: "write", input: { invoice: "inv_1" } });
     expect(store.toolCalls.get(key("call_b"))?.status).toBe("in_doubt");
-    expect(runtime.listInDoubtCalls(me).map((row) => row.toolCallId)).toEqual(["call_b"]);
-    expect(runtime.listInDoubtCalls({ type: "user", id: "someone-else" })).toEqual([]);
+    expect((await runtime.listInDoubtCalls(me)).map((row) => row.toolCallId)).toEqual(["call_b"]);
+    expect(await runtime.listInDoubtCalls({ type: "user", id: "someone-else" })).toEqual([]);
 
     // The model is told the call is in doubt; the turn after recovery never runs it.
     const tool = historyFromEvents(events).find((message) => message.role === "tool");
@@ -115,7 +117,7 @@ describe("the side-effect ledger", () => {
       expect.objectContaining({ toolCallId: "call_a", output: { type: "json", value: { due: 10 } } }),
       expect.objectContaining({ toolCallId: "call_b", output: { type: "error-text", value: expect.stringContaining("in doubt") } }),
     ]);
-    expect(runtime.recover()).toBe(0);
+    expect(await runtime.recover()).toBe(0);
     expect(runs).toBe(0);
     // Once a person has checked the call, the model is told what they found, not that it is in doubt.
     const last = events.at(-1)!;
@@ -131,9 +133,9 @@ describe("the side-effect ledger", () => {
     // Only write calls go to the inbox: a read call in doubt is in the stream, not there.
     store.toolCalls.start({ ...key("call_c"), name: "lookup_invoice", effect: "read", input: {} });
     store.toolCalls.markInDoubt(key("call_c"));
-    expect(runtime.listInDoubtCalls(undefined).map((row) => row.toolCallId)).toEqual(["call_b"]);
+    expect((await runtime.listInDoubtCalls(undefined)).map((row) => row.toolCallId)).toEqual(["call_b"]);
     // A deleted session's calls leave the inbox.
     store.sessions.softDelete(session.id);
-    expect(runtime.listInDoubtCalls(undefined)).toEqual([]);
+    expect(await runtime.listInDoubtCalls(undefined)).toEqual([]);
   });
 });

@@ -8,28 +8,25 @@ import type { CallLedger } from "../harness/run-turn.ts";
 import type { ToolOutcome } from "../harness/execute-tool.ts";
 import { inDoubtOutput } from "../harness/history.ts";
 import type { LoadedTool } from "../load/types.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { ToolCallRow } from "../store/types.ts";
 import type { SessionEventLog } from "./event-log.ts";
 
 export const IN_DOUBT_MESSAGE =
   "The server stopped while this call was running: it may or may not have taken effect. It was not run again; check before repeating it.";
 
-export function turnLedger(store: Store, log: SessionEventLog, sessionId: string, turnId: string): CallLedger {
+export function turnLedger(store: AsyncStore, log: SessionEventLog, sessionId: string, turnId: string): CallLedger {
   return {
-    begin(call, tool) {
+    async begin(call, tool) {
       const key = { sessionId, turnId, toolCallId: call.toolCallId };
       // The turn's buffered events (its actions.requested) are stored with the row: after a crash the call is in the log.
-      const started = store.transaction(() => {
-        log.append(sessionId, []);
-        return store.toolCalls.start({ ...key, name: call.name, ...checked(tool, call.input) });
-      });
-      return started ? undefined : recordedOutcome(store.toolCalls.get(key)!);
+      const started = await log.transaction(sessionId, (tx) => tx.toolCalls.start({ ...key, name: call.name, ...checked(tool, call.input) }));
+      return started ? undefined : recordedOutcome((await store.toolCalls.get(key))!);
     },
     end(call, outcome) {
       // Stored with the call's action.result (emitted next), in one transaction: after a crash either both are there
       // or neither, and the call is reported in doubt, as nobody saw it end.
-      log.writeSoon(sessionId, () => store.toolCalls.finish({ sessionId, turnId, toolCallId: call.toolCallId }, outcome));
+      log.writeSoon(sessionId, (tx) => tx.toolCalls.finish({ sessionId, turnId, toolCallId: call.toolCallId }, outcome));
     },
   };
 }

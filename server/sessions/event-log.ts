@@ -7,6 +7,7 @@ import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft } from "../protocol/events.ts";
 import { toNdjson } from "../protocol/ndjson.ts";
+import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
 import type { Store } from "../store/index.ts";
 import { EventBus } from "./event-bus.ts";
 import { followSession } from "./follow.ts";
@@ -18,40 +19,98 @@ export function sessionDeletedLine(sessionId: string, at: Date): string {
   return `${JSON.stringify({ type: "session.deleted", sessionId, at: at.toISOString() })}\n`;
 }
 
+/** A row to store with a session's next events, in their transaction. */
+export type PendingWrite = (tx: AsyncTransaction) => Promise<unknown>;
+
+/** Appends inside `SessionEventLog.transaction`: stored in it, published after its commit. */
+export type TransactionAppend = (drafts: EventDraft[]) => Promise<AnyBdkEvent[]>;
+
+interface Buffered {
+  drafts: EventDraft[];
+  writes: PendingWrite[];
+}
+
+const NOTHING_BUFFERED: Buffered = { drafts: [], writes: [] };
+
+/**
+ * Appends go to the async store one at a time per session, in the order they
+ * were called (a session's log holds a chain of them): the store gives the
+ * indexes, so one in flight per session keeps them gap-free and published in
+ * order whatever the dialect (Postgres answers out of order otherwise).
+ */
 export class SessionEventLog {
   private readonly bus = new EventBus();
   /** Turn events waiting to be stored together (one transaction per burst, not per event). */
   private readonly pending = new Map<string, EventDraft[]>();
   /** Rows to write in the transaction of the session's next stored events (a tool call's outcome in the ledger). */
-  private readonly pendingWrites = new Map<string, Array<() => void>>();
+  private readonly pendingWrites = new Map<string, PendingWrite[]>();
+  /** The last append (or log transaction) of each session still in flight: the next one waits for it. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly observers = new Set<EventObserver>();
   /** Sessions deleted while a turn was still ending there: it has nowhere to record anything. */
   private readonly muted = new Set<string>();
   private closed = false;
 
   constructor(
-    private readonly store: Store,
+    /** Only the acceptance of a message still writes through the synchronous store (the first events of a new session). */
+    private readonly syncStore: Store,
+    private readonly store: AsyncStore,
     private readonly logger: Logger,
     private readonly now: () => Date,
   ) {}
 
-  /** Persists, then publishes: a follower never sees an event the store could lose. */
-  append(sessionId: string, drafts: EventDraft[]): AnyBdkEvent[] {
-    if (this.closed || this.muted.has(sessionId)) return [];
-    const pending = this.pending.get(sessionId);
-    if (pending) this.pending.delete(sessionId);
-    const all = pending ? [...pending, ...drafts] : drafts;
-    const writes = this.pendingWrites.get(sessionId);
-    if (writes) this.pendingWrites.delete(sessionId);
-    const stored = writes
-      ? this.store.transaction(() => {
-          for (const write of writes) write();
-          return this.store.events.append(sessionId, all) as AnyBdkEvent[];
-        })
-      : (this.store.events.append(sessionId, all) as AnyBdkEvent[]);
-    // Inside a wider transaction (a delivery claimed with its message), followers hear of it after the commit.
-    this.store.afterCommit(() => this.publish(sessionId, stored));
-    return pending ? stored.slice(pending.length) : stored;
+  /**
+   * Persists, then publishes: a follower never sees an event the store could
+   * lose. Takes the session's buffered events along (stored first); resolves
+   * with the drafts' events.
+   */
+  append(sessionId: string, drafts: EventDraft[]): Promise<AnyBdkEvent[]> {
+    if (this.closed || this.muted.has(sessionId)) return Promise.resolve([]);
+    const buffered = this.takeBuffered(sessionId);
+    return this.serially(sessionId, async () => {
+      if (buffered.writes.length === 0) return this.publishAfter(sessionId, buffered, await this.write(sessionId, buffered, drafts, this.store));
+      const stored = await this.store.transaction(async (tx) => {
+        for (const write of buffered.writes) await write(tx);
+        return this.write(sessionId, buffered, drafts, tx);
+      });
+      return this.publishAfter(sessionId, buffered, stored);
+    });
+  }
+
+  /**
+   * Runs `work` in one store transaction that holds the session's log: its
+   * appends (through `append`) are stored in it, after the events buffered
+   * before this call, and published once it commits. Other appends to the
+   * session wait for it.
+   */
+  transaction<T>(sessionId: string, work: (tx: AsyncTransaction, append: TransactionAppend) => Promise<T>): Promise<T> {
+    let buffered: Buffered | undefined = this.takeBuffered(sessionId);
+    return this.serially(sessionId, () =>
+      this.store.transaction(async (tx) => {
+        const append: TransactionAppend = async (drafts) => {
+          const carried = buffered ?? NOTHING_BUFFERED;
+          buffered = undefined;
+          if (this.closed || this.muted.has(sessionId)) return [];
+          for (const write of carried.writes) await write(tx);
+          const stored = await this.write(sessionId, carried, drafts, tx);
+          tx.afterCommit(() => this.publish(sessionId, stored));
+          return stored.slice(carried.drafts.length);
+        };
+        const result = await work(tx, append);
+        if (buffered && (buffered.drafts.length > 0 || buffered.writes.length > 0)) await append([]);
+        return result;
+      }),
+    );
+  }
+
+  /**
+   * The first events of a session created in the caller's synchronous
+   * transaction (nothing else can be appending there yet); published after
+   * its commit. Message acceptance moves to the async store with its callers.
+   */
+  appendToNewSession(sessionId: string, drafts: EventDraft[]): void {
+    const stored = this.syncStore.events.append(sessionId, drafts) as AnyBdkEvent[];
+    this.syncStore.afterCommit(() => this.publish(sessionId, stored));
   }
 
   /**
@@ -75,7 +134,7 @@ export class SessionEventLog {
    * (those buffered now, or the next append): a row that belongs with an
    * event costs no transaction of its own.
    */
-  writeSoon(sessionId: string, write: () => void): void {
+  writeSoon(sessionId: string, write: PendingWrite): void {
     if (this.closed || this.muted.has(sessionId)) return;
     const writes = this.pendingWrites.get(sessionId);
     if (writes) {
@@ -89,11 +148,12 @@ export class SessionEventLog {
   /**
    * Stores what is still buffered, then records nothing more: a turn left
    * parked at shutdown (whose aborted calls may still finish) must not write
-   * into a store that is closing.
+   * into a store that is closing. Resolves once every append has settled.
    */
-  close(): void {
+  async close(): Promise<void> {
     for (const sessionId of new Set([...this.pending.keys(), ...this.pendingWrites.keys()])) this.flush(sessionId);
     this.closed = true;
+    await Promise.all(this.inFlight.values());
   }
 
   /**
@@ -124,37 +184,85 @@ export class SessionEventLog {
 
   /** Replays stored events from `start`, then follows live; `ended` when the session is deleted. */
   follow(sessionId: string, start: number, deliver: (events: readonly AnyBdkEvent[]) => void, ended?: () => void): () => void {
-    const replay = mapIterable(this.store.events.iterate(sessionId, start, 1000), (batch) => ({
+    const replay = mapAsync(this.store.events.iterate(sessionId, start, 1000), (batch) => ({
       batch: batch as readonly AnyBdkEvent[],
       lastIndex: batch[batch.length - 1].index,
     }));
-    return followSession(this.bus, sessionId, start, replay, (events) => events, deliver, ended);
+    return followSession({ bus: this.bus, sessionId, fromIndex: start, replay, fromLive: (events) => events, deliver, ended, failed: (error) => this.replayFailed(sessionId, error, ended) });
   }
 
   /** `follow` as NDJSON text; a deleted session's stream gets `sessionDeletedLine` last. */
   followNdjson(sessionId: string, start: number, deliver: (text: string) => void, ended?: (lastLine: string) => void): () => void {
-    const replay = mapIterable(this.store.events.iterateNdjson(sessionId, start, 1000), ({ text, lastIndex }) => ({
-      batch: text,
-      lastIndex,
-    }));
-    return followSession(this.bus, sessionId, start, replay, toNdjson, deliver, () => ended?.(sessionDeletedLine(sessionId, this.now())));
+    const replay = mapAsync(this.store.events.iterateNdjson(sessionId, start, 1000), ({ text, lastIndex }) => ({ batch: text, lastIndex }));
+    return followSession({
+      bus: this.bus,
+      sessionId,
+      fromIndex: start,
+      replay,
+      fromLive: toNdjson,
+      deliver,
+      ended: () => ended?.(sessionDeletedLine(sessionId, this.now())),
+      // A stream cut short ends with no last line: the client reconnects from the index it reached.
+      failed: (error) => this.replayFailed(sessionId, error, () => ended?.("")),
+    });
   }
 
   /** The stored events from `start` as one NDJSON text. */
-  ndjson(sessionId: string, start: number): string {
+  async ndjson(sessionId: string, start: number): Promise<string> {
     let text = "";
-    for (const batch of this.store.events.iterateNdjson(sessionId, start, 2000)) text += batch.text;
+    for await (const batch of this.store.events.iterateNdjson(sessionId, start, 2000)) text += batch.text;
     return text;
+  }
+
+  private replayFailed(sessionId: string, error: unknown, end: (() => void) | undefined): void {
+    this.logger.error(`Could not replay the events of session ${sessionId}: ${messageOf(error)}`);
+    end?.();
+  }
+
+  /** The session's buffered events and rows, taken now: whatever is buffered after this goes with a later append. */
+  private takeBuffered(sessionId: string): Buffered {
+    const drafts = this.pending.get(sessionId);
+    if (drafts) this.pending.delete(sessionId);
+    const writes = this.pendingWrites.get(sessionId);
+    if (writes) this.pendingWrites.delete(sessionId);
+    return drafts || writes ? { drafts: drafts ?? [], writes: writes ?? [] } : NOTHING_BUFFERED;
+  }
+
+  /** Runs `work` once the session's previous append has settled (however it ended). */
+  private serially<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.inFlight.get(sessionId);
+    // Nothing in flight: the work starts now (on SQLite its statements run before this returns).
+    const result = previous ? previous.then(work) : work();
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.set(sessionId, settled);
+    void settled.then(() => {
+      if (this.inFlight.get(sessionId) === settled) this.inFlight.delete(sessionId);
+    });
+    return result;
+  }
+
+  private async write(sessionId: string, buffered: Buffered, drafts: EventDraft[], repositories: Pick<AsyncStore, "events">): Promise<AnyBdkEvent[]> {
+    // Deleted while this append waited for the previous one: the session is gone, so is what it would record.
+    if (this.muted.has(sessionId)) return [];
+    const all = buffered.drafts.length > 0 ? [...buffered.drafts, ...drafts] : drafts;
+    if (all.length === 0) return [];
+    return (await repositories.events.append(sessionId, all)) as AnyBdkEvent[];
+  }
+
+  private publishAfter(sessionId: string, buffered: Buffered, stored: AnyBdkEvent[]): AnyBdkEvent[] {
+    this.publish(sessionId, stored);
+    return stored.slice(buffered.drafts.length);
   }
 
   private flush(sessionId: string): void {
     if (!this.pending.has(sessionId) && !this.pendingWrites.has(sessionId)) return;
-    try {
-      this.append(sessionId, []);
-    } catch (error) {
+    this.append(sessionId, []).catch((error: unknown) => {
       // Nobody awaits this flush: a failure is logged, never thrown into the event loop (that would end the server).
       this.logger.error(`Could not store events of session ${sessionId}: ${messageOf(error)}`);
-    }
+    });
   }
 
   private publish(sessionId: string, events: AnyBdkEvent[]): void {
@@ -164,6 +272,6 @@ export class SessionEventLog {
   }
 }
 
-function* mapIterable<A, B>(source: Iterable<A>, map: (item: A) => B): Generator<B> {
-  for (const item of source) yield map(item);
+async function* mapAsync<A, B>(source: AsyncIterable<A>, map: (item: A) => B): AsyncGenerator<B> {
+  for await (const item of source) yield map(item);
 }

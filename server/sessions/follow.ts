@@ -7,47 +7,69 @@ export interface ReplayBatch<T> {
   lastIndex: number;
 }
 
+export interface FollowSessionOptions<T> {
+  bus: EventBus;
+  sessionId: string;
+  fromIndex: number;
+  /** The stored events from `fromIndex`, read from the store batch by batch. */
+  replay: AsyncIterable<ReplayBatch<T>>;
+  /** Turns live events into the delivered form. */
+  fromLive: (events: readonly AnyBdkEvent[]) => T;
+  deliver: (batch: T) => void;
+  /** The session was deleted: nothing more will come. */
+  ended?: () => void;
+  /** The replay could not be read: nothing more will come. */
+  failed: (error: unknown) => void;
+}
+
 /**
  * Replays stored events from `fromIndex`, then delivers live ones, each index
  * exactly once and in order. Subscribing before the replay closes the window
- * in which an event could be appended between the read and the subscription.
- * `fromLive` turns live events into the delivered form; `ended` is called
- * when the session is deleted. Returns the function that stops following.
+ * in which an event could be appended between the read and the subscription;
+ * live events published while the replay is still being read wait for it.
+ * Returns at once the function that stops following (the replay included).
  */
-export function followSession<T>(
-  bus: EventBus,
-  sessionId: string,
-  fromIndex: number,
-  replay: Iterable<ReplayBatch<T>>,
-  fromLive: (events: readonly AnyBdkEvent[]) => T,
-  deliver: (batch: T) => void,
-  ended?: () => void,
-): () => void {
-  let next = fromIndex;
+export function followSession<T>(options: FollowSessionOptions<T>): () => void {
+  const { deliver } = options;
+  let next = options.fromIndex;
   let replaying = true;
+  let stopped = false;
   const buffered: AnyBdkEvent[] = [];
 
   const takeLive = (events: readonly AnyBdkEvent[]) => {
     const fresh = events.filter((event) => event.index >= next);
     if (fresh.length === 0) return;
     next = fresh[fresh.length - 1].index + 1;
-    deliver(fromLive(fresh));
+    deliver(options.fromLive(fresh));
   };
 
-  const unsubscribe = bus.subscribe(
-    sessionId,
+  const unsubscribe = options.bus.subscribe(
+    options.sessionId,
     (events) => {
       if (replaying) buffered.push(...events);
       else takeLive(events);
     },
-    ended,
+    options.ended,
   );
-  for (const { batch, lastIndex } of replay) {
-    if (lastIndex < next) continue;
-    next = lastIndex + 1;
-    deliver(batch);
-  }
-  replaying = false;
-  if (buffered.length > 0) takeLive(buffered.splice(0));
-  return unsubscribe;
+  const stop = () => {
+    stopped = true;
+    unsubscribe();
+  };
+  const replay = async () => {
+    for await (const { batch, lastIndex } of options.replay) {
+      if (stopped) return;
+      if (lastIndex < next) continue;
+      next = lastIndex + 1;
+      deliver(batch);
+    }
+    if (stopped) return;
+    replaying = false;
+    if (buffered.length > 0) takeLive(buffered.splice(0));
+  };
+  replay().catch((error: unknown) => {
+    if (stopped) return;
+    stop();
+    options.failed(error);
+  });
+  return stop;
 }

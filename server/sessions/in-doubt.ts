@@ -6,7 +6,6 @@
  */
 import { BdkError } from "../protocol/errors.ts";
 import type { InDoubtResolution } from "../protocol/events.ts";
-import type { Store } from "../store/index.ts";
 import type { ToolCallRow } from "../store/types.ts";
 import type { SessionEventLog } from "./event-log.ts";
 
@@ -16,12 +15,12 @@ export interface InDoubtDecision {
 }
 
 /** Resolves the session's call in doubt with `toolCallId` (404 when it has none) and appends `action.in_doubt_resolved`. */
-export function resolveInDoubtCall(store: Store, log: SessionEventLog, sessionId: string, toolCallId: string, decision: InDoubtDecision, by: string): ToolCallRow {
-  return store.transaction(() => {
-    const row = store.toolCalls.resolveInDoubt(sessionId, toolCallId);
+export function resolveInDoubtCall(log: SessionEventLog, sessionId: string, toolCallId: string, decision: InDoubtDecision, by: string): Promise<ToolCallRow> {
+  return log.transaction(sessionId, async (tx, append) => {
+    const row = await tx.toolCalls.resolveInDoubt(sessionId, toolCallId);
     if (!row) throw new BdkError("not_found", `No call ${toolCallId} in doubt in session ${sessionId}.`);
     const note = decision.note === undefined ? {} : { note: decision.note };
-    log.append(sessionId, [{ type: "action.in_doubt_resolved", turnId: row.turnId, data: { toolCallId, name: row.name, resolution: decision.resolution, ...note, by } }]);
+    await append([{ type: "action.in_doubt_resolved", turnId: row.turnId, data: { toolCallId, name: row.name, resolution: decision.resolution, ...note, by } }]);
     return row;
   });
 }

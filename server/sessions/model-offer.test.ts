@@ -96,7 +96,7 @@ it("shows a new session's workspace as not yet made, and a fork's instructions i
 
   const source = test.runtime.startSession({ message: "hi", principal: customer });
   await source.done;
-  const fork = test.runtime.fork(source.sessionId, {
+  const fork = await test.runtime.fork(source.sessionId, {
     principal: customer,
     owner: customer,
     beforeIndex: 1,

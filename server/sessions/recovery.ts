@@ -15,18 +15,18 @@
  */
 import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
-import type { EventDraft } from "../protocol/events.ts";
-import type { Store } from "../store/index.ts";
+import type { AnyBdkEvent, EventDraft } from "../protocol/events.ts";
+import type { AsyncRepositories, AsyncStore } from "../store/async-store.ts";
 import type { TurnRow } from "../store/types.ts";
 import { IN_DOUBT_MESSAGE } from "./call-ledger.ts";
-import type { SessionEventLog } from "./event-log.ts";
+import type { SessionEventLog, TransactionAppend } from "./event-log.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
 
 export const INTERRUPTED_RUNNING = "The server stopped while this turn was running.";
 export const INTERRUPTED_BEFORE_START = "The server stopped before this turn started; its message is kept in the conversation.";
 
 export interface RecoveryOptions {
-  store: Store;
+  store: AsyncStore;
   log: SessionEventLog;
   workspaces: SessionWorkspaces;
   logger: Logger;
@@ -42,48 +42,49 @@ export interface Recovered {
   files: Array<{ sessionId: string; files: Record<string, string> }>;
 }
 
-export function recoverTurns(options: RecoveryOptions): Recovered {
-  const { store } = options;
-  const pendingApprovals = new Set(store.approvals.listPending().map((approval) => approval.turnId));
+export async function recoverTurns(options: RecoveryOptions): Promise<Recovered> {
+  const { store, log } = options;
+  const pendingApprovals = new Set((await store.approvals.listPending()).map((approval) => approval.turnId));
   const recovered: Recovered = { interrupted: 0, parked: new Map(), files: [] };
-  for (const turn of store.turns.listByStatus(["queued", "running"])) {
+  for (const turn of await store.turns.listByStatus(["queued", "running"])) {
     if (pendingApprovals.has(turn.id)) {
       recovered.parked.set(turn.sessionId, turn.id);
       continue;
     }
     // One transaction per turn: a crash during recovery leaves each turn either untouched or fully recorded.
-    if (store.transaction(() => interrupt(options, turn, recovered))) recovered.interrupted++;
+    if (await log.transaction(turn.sessionId, (tx, append) => interrupt(options, tx, append, turn, recovered))) recovered.interrupted++;
   }
   return recovered;
 }
 
-function interrupt(options: RecoveryOptions, turn: TurnRow, recovered: Recovered): boolean {
-  const { store, log } = options;
-  const session = store.sessions.get(turn.sessionId);
-  store.turns.update(turn.id, { status: "interrupted", endedAt: options.now().toISOString(), ...(turn.workspaceFiles ? { workspaceFiles: null } : {}) });
+async function interrupt(options: RecoveryOptions, store: AsyncRepositories, append: TransactionAppend, turn: TurnRow, recovered: Recovered): Promise<boolean> {
+  const session = await store.sessions.get(turn.sessionId);
+  await store.turns.update(turn.id, { status: "interrupted", endedAt: options.now().toISOString(), ...(turn.workspaceFiles ? { workspaceFiles: null } : {}) });
   if (!session) return false;
   const drafts: EventDraft[] = [];
   // A running turn recorded its message when it started; a queued one may not have yet.
-  const neverStarted = turn.status === "queued" && !store.events.hasTurnEvent(session.id, turn.id, "message.received");
+  const neverStarted = turn.status === "queued" && !(await store.events.hasTurnEvent(session.id, turn.id, "message.received"));
   if (neverStarted) {
     const files = turn.workspaceFiles ? checkFiles(options, turn) : undefined;
     if (files) recovered.files.push({ sessionId: session.id, files: turn.workspaceFiles! });
     drafts.push({ type: "message.received", turnId: turn.id, data: { message: turn.message, ...(files ? { workspaceFiles: files } : {}) } });
   }
-  if (!neverStarted) drafts.push(...settleCalls(store, session.id, turn.id));
+  if (!neverStarted) drafts.push(...(await settleCalls(store, session.id, turn.id)));
   const message = neverStarted ? INTERRUPTED_BEFORE_START : INTERRUPTED_RUNNING;
   drafts.push({ type: "turn.failed", turnId: turn.id, data: { status: "interrupted", code: "interrupted", message } });
   drafts.push(session.mode === "task" ? { type: "session.failed", data: { code: "interrupted", message } } : { type: "session.waiting", data: {} });
-  log.append(session.id, drafts);
-  store.sessions.update(session.id, { status: session.mode === "task" ? "failed" : "waiting" });
+  await append(drafts);
+  await store.sessions.update(session.id, { status: session.mode === "task" ? "failed" : "waiting" });
   return true;
 }
 
 /** The turn's ledgered calls whose end the log does not show: the result the ledger kept, or in doubt. */
-function settleCalls(store: Store, sessionId: string, turnId: string): EventDraft[] {
-  const calls = store.toolCalls.ofTurn(sessionId, turnId);
+async function settleCalls(store: AsyncRepositories, sessionId: string, turnId: string): Promise<EventDraft[]> {
+  const calls = await store.toolCalls.ofTurn(sessionId, turnId);
   if (calls.length === 0) return [];
-  const reported = new Set(store.events.turnEvents(sessionId, turnId, "action.result").map((event) => event.data.toolCallId));
+  // The async contract's mapped type drops turnEvents' type parameter: the events are those of the type asked for.
+  const results = (await store.events.turnEvents(sessionId, turnId, "action.result")) as Extract<AnyBdkEvent, { type: "action.result" }>[];
+  const reported = new Set(results.map((event) => event.data.toolCallId));
   const drafts: EventDraft[] = [];
   for (const call of calls) {
     if (reported.has(call.toolCallId)) continue;
@@ -91,7 +92,7 @@ function settleCalls(store: Store, sessionId: string, turnId: string): EventDraf
       drafts.push({ type: "action.result", turnId, data: { toolCallId: call.toolCallId, name: call.name, ...call.outcome } });
       continue;
     }
-    store.toolCalls.markInDoubt(call);
+    await store.toolCalls.markInDoubt(call);
     drafts.push({
       type: "action.in_doubt",
       turnId,

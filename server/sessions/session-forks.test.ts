@@ -42,12 +42,12 @@ it("runs the fork on the source's history before the cut, with its own instructi
   const source = test.runtime.startSession({ message: "hello there", principal: me });
   await source.done;
   await test.runtime.followUp(source.sessionId, { message: 'run price {"sku":"A1"}', principal: me }).done;
-  const cutAt = test.runtime.events(source.sessionId, me).filter((event) => event.type === "message.received")[1].index;
+  const cutAt = (await test.runtime.events(source.sessionId, me)).filter((event) => event.type === "message.received")[1].index;
   expect(toolCalls()).toBe(1);
   prompts.length = 0;
   resolved.length = 0;
 
-  const fork = test.runtime.fork(source.sessionId, {
+  const fork = await test.runtime.fork(source.sessionId, {
     principal: me,
     owner: me,
     beforeIndex: cutAt,
@@ -64,16 +64,16 @@ it("runs the fork on the source's history before the cut, with its own instructi
   expect(toolCalls()).toBe(1);
   expect(end.status === "completed" && end.text).toContain("7");
 
-  const forkEvents = test.runtime.events(fork.sessionId, me);
+  const forkEvents = await test.runtime.events(fork.sessionId, me);
   expect(forkEvents.filter((event) => event.type === "action.result").at(-1)).toMatchObject({
     data: { name: "price", output: { sku: "A1", price: 7 }, isError: false, stubbed: true },
   });
-  const sourceEvents = test.runtime.events(source.sessionId, me);
+  const sourceEvents = await test.runtime.events(source.sessionId, me);
   expect(forkEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data }))).toEqual(
     sourceEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data })),
   );
   expect(forkEvents[0]).toMatchObject({ type: "session.started", data: { parentId: source.sessionId, forkedAt: cutAt } });
-  expect(test.runtime.getSession(fork.sessionId, me).fork).toEqual({
+  expect((await test.runtime.getSession(fork.sessionId, me)).fork).toEqual({
     parentId: source.sessionId,
     forkedAt: cutAt,
     overrides: expect.objectContaining({ instructions: "You answer in haiku." }),
@@ -91,10 +91,10 @@ it("edit and resend: the fork answers the edited message, and params keep the ag
   const { test, prompts, resolved } = setUp();
   const source = test.runtime.startSession({ message: "first", principal: me });
   await source.done;
-  const cutAt = test.runtime.events(source.sessionId, me).find((event) => event.type === "message.received")!.index;
+  const cutAt = (await test.runtime.events(source.sessionId, me)).find((event) => event.type === "message.received")!.index;
   prompts.length = 0;
   resolved.length = 0;
-  const fork = test.runtime.fork(source.sessionId, {
+  const fork = await test.runtime.fork(source.sessionId, {
     principal: me,
     owner: me,
     beforeIndex: cutAt,
@@ -111,13 +111,13 @@ it("refuses a cut that is not a user message, a stub of an unknown tool, and ano
   const { test } = setUp();
   const source = test.runtime.startSession({ message: "hello", principal: me });
   await source.done;
-  expect(() => test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 0 })).toThrow(
+  await expect(test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 0 })).rejects.toThrow(
     /beforeIndex 0 is not a user message .* \(indexes 1\)/,
   );
-  expect(() =>
+  await expect(
     test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 1, overrides: { toolResults: { pricee: { output: 1 } } } }),
-  ).toThrow(/no tool named "pricee"/);
+  ).rejects.toThrow(/no tool named "pricee"/);
   const other = { type: "user" as const, id: "mallory" };
-  expect(() => test.runtime.fork(source.sessionId, { principal: other, owner: other, beforeIndex: 1 })).toThrow(/another principal/);
-  expect(test.runtime.listSessions({}).sessions).toHaveLength(1);
+  await expect(test.runtime.fork(source.sessionId, { principal: other, owner: other, beforeIndex: 1 })).rejects.toThrow(/another principal/);
+  expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
 });

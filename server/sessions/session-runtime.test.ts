@@ -43,11 +43,11 @@ describe("SessionRuntime", () => {
     const handle = runtime.startSession({ message: "Inspect https://github.com/acme/checkout/pull/42", principal: me });
     const end = await handle.done;
     expect(end.status).toBe("completed");
-    const events = runtime.events(handle.sessionId, me);
+    const events = await runtime.events(handle.sessionId, me);
     expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
     expect(types(events).slice(0, 3)).toEqual(["session.started", "message.received", "turn.started"]);
     expect(types(events).slice(-2)).toEqual(["turn.completed", "session.waiting"]);
-    expect(runtime.getSession(handle.sessionId, me)).toMatchObject({ status: "waiting", mode: "chat" });
+    expect(await runtime.getSession(handle.sessionId, me)).toMatchObject({ status: "waiting", mode: "chat" });
   });
 
   it("rotates nothing in-process but refuses a stale token and task follow-ups", async () => {
@@ -68,7 +68,7 @@ describe("SessionRuntime", () => {
 
     const task = runtime.startSession({ message: "hello", principal: me, mode: "task" });
     await task.done;
-    expect(types(runtime.events(task.sessionId, me)).at(-1)).toBe("session.completed");
+    expect(types(await runtime.events(task.sessionId, me)).at(-1)).toBe("session.completed");
     expect(() => runtime.followUp(task.sessionId, { message: "x", principal: me })).toThrow(
       expect.objectContaining({ code: "task_session" }),
     );
@@ -113,7 +113,7 @@ describe("SessionRuntime", () => {
     const { runtime, store } = start(tmp(), testAgent([inspect]), 200);
     const running = runtime.startSession({ message: "hello", principal: me });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    runtime.deleteSession(running.sessionId, me);
+    await runtime.deleteSession(running.sessionId, me);
     await expect(running.done).resolves.toMatchObject({ status: "cancelled" });
     await runtime.idle(running.sessionId);
     expect(store.sessions.get(running.sessionId)).toBeUndefined();
@@ -132,7 +132,8 @@ describe("SessionRuntime", () => {
       () => runtime.follow(handle.sessionId, stranger, 0, () => {}),
       () => runtime.deleteSession(handle.sessionId, stranger),
     ]) {
-      expect(attempt).toThrow(expect.objectContaining({ code: "forbidden" }));
+      // Message acceptance is synchronous (it joins its caller's transaction); every other call is asynchronous.
+      await expect(async () => attempt()).rejects.toThrow(expect.objectContaining({ code: "forbidden" }));
     }
   });
 
@@ -140,7 +141,7 @@ describe("SessionRuntime", () => {
     const { runtime } = start(tmp(), testAgent([inspect]), 300);
     const first = runtime.startSession({ message: "hello", principal: me });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(runtime.stop(first.sessionId, me)).toBe("stopping");
+    expect(await runtime.stop(first.sessionId, me)).toBe("stopping");
     expect(await first.done).toMatchObject({ status: "cancelled", code: "cancelled" });
 
     const second = runtime.followUp(first.sessionId, { message: "one", principal: me });
@@ -148,12 +149,12 @@ describe("SessionRuntime", () => {
     const third = runtime.followUp(first.sessionId, { message: "two", principal: me });
     expect(await second.done).toMatchObject({ status: "cancelled", code: "preempted" });
     expect(await third.done).toMatchObject({ status: "completed" });
-    const failed = runtime.events(first.sessionId, me).filter((event) => event.type === "turn.failed");
+    const failed = (await runtime.events(first.sessionId, me)).filter((event) => event.type === "turn.failed");
     expect(failed.map((event) => event.data)).toEqual([
       expect.objectContaining({ status: "cancelled" }),
       expect.objectContaining({ status: "cancelled" }),
     ]);
-    expect(runtime.stop(first.sessionId, me)).toBe("idle");
+    expect(await runtime.stop(first.sessionId, me)).toBe("idle");
   });
 
   it("follows a session from the middle, then live, each event exactly once", async () => {
@@ -161,10 +162,10 @@ describe("SessionRuntime", () => {
     const handle = runtime.startSession({ message: "Inspect https://x.test/pr/1", principal: me });
     const seen: number[] = [];
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const stop = runtime.follow(handle.sessionId, me, 1, (events) => seen.push(...events.map((event) => event.index)));
+    const stop = await runtime.follow(handle.sessionId, me, 1, (events) => seen.push(...events.map((event) => event.index)));
     await handle.done;
     stop();
-    const last = runtime.getSession(handle.sessionId, me).lastIndex;
+    const last = (await runtime.getSession(handle.sessionId, me)).lastIndex;
     expect(seen).toEqual(Array.from({ length: last }, (_, i) => i + 1));
   });
 
@@ -187,8 +188,8 @@ describe("SessionRuntime", () => {
     opened.splice(0);
 
     const second = start(root);
-    expect(second.runtime.recover()).toBe(1);
-    const events = second.runtime.events(done.sessionId, me);
+    expect(await second.runtime.recover()).toBe(1);
+    const events = await second.runtime.events(done.sessionId, me);
     expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
     expect(events.slice(lastBefore + 1).map((event) => [event.type, event.data])).toEqual([
       ["turn.failed", expect.objectContaining({ status: "interrupted" })],
@@ -216,8 +217,8 @@ describe("SessionRuntime", () => {
     const b = runtime.startSession({ message: "hello", principal: me });
     await Promise.all([a.done, b.done]);
     // Whichever turn took the slot first, the other one waited for it.
-    const queued = [a, b].flatMap((handle) =>
-      runtime.events(handle.sessionId, me).filter((event) => event.type === "turn.queued"),
+    const queued = (await Promise.all([a, b].map((handle) => runtime.events(handle.sessionId, me)))).flatMap((events) =>
+      events.filter((event) => event.type === "turn.queued"),
     );
     expect(queued.map((event) => event.data)).toEqual([{ position: 1 }]);
   });
@@ -232,12 +233,10 @@ describe("approvals", () => {
   );
   const untilEvent = (runtime: SessionRuntime, sessionId: string, type: string) =>
     new Promise<AnyBdkEvent>((resolve) => {
-      const stop = runtime.follow(sessionId, me, 0, (events) => {
-        const hit = events.find((event) => event.type === type);
-        if (hit) {
-          queueMicrotask(stop);
-          resolve(hit);
-        }
+      void runtime.followUntil(sessionId, me, 0, (event) => {
+        if (event.type !== type) return false;
+        resolve(event);
+        return true;
       });
     });
 
@@ -246,32 +245,32 @@ describe("approvals", () => {
     const handle = runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
     const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
     const { approvalId } = parked.data as { approvalId: string };
-    expect(runtime.listApprovals(me).map((row) => row.id)).toEqual([approvalId]);
-    expect(() => runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, stranger)).toThrow(
+    expect((await runtime.listApprovals(me)).map((row) => row.id)).toEqual([approvalId]);
+    await expect(runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, stranger)).rejects.toThrow(
       expect.objectContaining({ code: "forbidden" }),
     );
-    runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
+    await runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
     expect(await handle.done).toMatchObject({ status: "completed" });
-    const result = runtime.events(handle.sessionId, me).find((event) => event.type === "action.result");
+    const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result");
     expect(result?.data).toMatchObject({ isError: false, output: { submitted: true } });
-    expect(() => runtime.resolveApproval(handle.sessionId, approvalId, { approved: false }, me)).toThrow(
+    await expect(runtime.resolveApproval(handle.sessionId, approvalId, { approved: false }, me)).rejects.toThrow(
       expect.objectContaining({ code: "already_resolved" }),
     );
-    expect(runtime.listApprovals(me)).toEqual([]);
+    expect(await runtime.listApprovals(me)).toEqual([]);
   });
 
   it("returns a denial to the model naming who denied and why", async () => {
     const { runtime } = start(tmp(), testAgent([approve]));
     const handle = runtime.startSession({ message: "submit_review https://x.test/pr/2", principal: me });
     const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
-    runtime.resolveApproval(
+    await runtime.resolveApproval(
       handle.sessionId,
       (parked.data as { approvalId: string }).approvalId,
       { approved: false, reason: "not on Fridays" },
       me,
     );
     await handle.done;
-    const result = runtime.events(handle.sessionId, me).find((event) => event.type === "action.result");
+    const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result");
     expect(result?.data).toMatchObject({ isError: true });
     expect(String((result?.data as { output: unknown }).output)).toMatch(/denied by user:local: not on Fridays/);
   });
@@ -286,11 +285,11 @@ describe("approvals", () => {
     opened.splice(0);
 
     const second = start(root, testAgent([approve]));
-    second.runtime.recover();
-    expect(second.runtime.listApprovals(me).map((row) => row.id)).toEqual([approvalId]);
-    second.runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
+    await second.runtime.recover();
+    expect((await second.runtime.listApprovals(me)).map((row) => row.id)).toEqual([approvalId]);
+    await second.runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
     await second.runtime.idle(handle.sessionId);
-    const events = second.runtime.events(handle.sessionId, me);
+    const events = await second.runtime.events(handle.sessionId, me);
     expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
     expect(events.find((event) => event.type === "action.result")?.data).toMatchObject({ isError: false });
     expect(events.at(-2)?.type).toBe("turn.completed");

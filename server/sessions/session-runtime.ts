@@ -12,6 +12,7 @@ import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
 import type { TurnTrace } from "../protocol/model-calls.ts";
 import { newContinuationToken, newSessionId } from "../protocol/ids.ts";
+import { type AsyncStore, asyncStore } from "../store/async-store.ts";
 import type { Store } from "../store/index.ts";
 import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
 import { ApprovalDesk } from "./approval-desk.ts";
@@ -116,7 +117,13 @@ export interface FollowUpAnswer {
  */
 export class SessionRuntime {
   agent: ResolvedAgent;
-  private readonly store: Store;
+  private readonly store: AsyncStore;
+  /**
+   * The same store, synchronous: message acceptance (a message is stored in
+   * its caller's transaction: a delivery id, a reminder's next tick) moves
+   * to the async store with those callers.
+   */
+  private readonly syncStore: Store;
   /** `memoryHook`: every completed turn, shared by all sessions (`memory/journal.jsonl` in each workspace). */
   private readonly journal: MemoryJournal;
   private readonly host: HostServices;
@@ -134,20 +141,27 @@ export class SessionRuntime {
       options.logger.warn(`Memory: could not append to the journal: ${messageOf(error)}`),
     );
     this.agent = options.agent;
-    this.store = options.store;
+    this.syncStore = options.store;
+    this.store = asyncStore(options.store);
     this.now = options.now ?? (() => new Date());
     this.host = options.host ?? createHostServices({ agentName: options.agent.name, store: options.store, logger: options.logger });
-    this.log = new SessionEventLog(options.store, options.logger, this.now);
+    this.log = new SessionEventLog(options.store, this.store, options.logger, this.now);
     this.log.observe((sessionId, events) => {
-      if (this.agent.hooks.size > 0) this.runHooks(sessionId, events);
+      if (this.agent.hooks.size > 0) {
+        this.runHooks(sessionId, events).catch((error: unknown) => options.logger.error(`Hooks of session ${sessionId}: ${messageOf(error)}`));
+      }
     });
     this.lives = new LiveSessions(options.idleSessionsCached);
     this.workspaces = new SessionWorkspaces({
       agent: () => this.agent,
       stateRoot: options.stateRoot,
-      chosenDir: (sessionId) => (this.lives.get(sessionId)?.session ?? this.store.sessions.get(sessionId))?.workspaceDir,
+      chosenDir: (sessionId) => (this.lives.get(sessionId)?.session ?? this.syncStore.sessions.get(sessionId))?.workspaceDir,
     });
-    this.approvals = new ApprovalDesk(options.store, (sessionId, drafts) => this.log.append(sessionId, drafts));
+    this.approvals = new ApprovalDesk(
+      this.store,
+      (sessionId, drafts) => this.log.append(sessionId, drafts),
+      (error) => options.logger.error(`Could not record the denial of a stopped turn's approval: ${messageOf(error)}`),
+    );
     this.services = {
       store: options.store,
       host: this.host,
@@ -158,7 +172,8 @@ export class SessionRuntime {
       onSubagentEvent: options.onSubagentEvent,
     };
     const executor = new TurnExecutor({
-      store: options.store,
+      store: this.store,
+      syncStore: options.store,
       log: this.log,
       lives: this.lives,
       workspaces: this.workspaces,
@@ -171,7 +186,8 @@ export class SessionRuntime {
       mcp: options.mcp,
     });
     this.chain = new TurnChain({
-      store: options.store,
+      store: this.store,
+      syncStore: options.store,
       lives: this.lives,
       log: this.log,
       executor,
@@ -217,8 +233,8 @@ export class SessionRuntime {
     const mode = input.mode ?? "chat";
     const channel = input.channel ?? "http";
     // The row, session.started and the message's turn in one transaction: all of it is stored, or none.
-    const turn = this.store.transaction(() => {
-      const created = this.store.sessions.create({
+    const turn = this.syncStore.transaction(() => {
+      const created = this.syncStore.sessions.create({
         id,
         agent: this.agent.name,
         title: input.title ?? titleFrom(input.message),
@@ -238,7 +254,7 @@ export class SessionRuntime {
       const live = this.lives.open(id);
       live.session = created;
       live.history = [];
-      this.log.append(id, [{ type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } }]);
+      this.log.appendToNewSession(id, [{ type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } }]);
       return this.chain.admit(id, input.message, input.workspaceFiles);
     });
     return { sessionId: id, continuationToken: token, turnId: turn.turnId, done: turn.done };
@@ -251,8 +267,8 @@ export class SessionRuntime {
    * this returns. The inherited events are copied, not replayed: hooks and
    * channel observers never see them a second time.
    */
-  fork(sourceId: string, input: ForkInput): TurnHandle {
-    const source = this.requireSession(sourceId, input.principal);
+  async fork(sourceId: string, input: ForkInput): Promise<TurnHandle> {
+    const source = await this.requireSession(sourceId, input.principal);
     const overrides = input.overrides ?? {};
     if (overrides.toolResults && !McpConnections.offersTools(this.agent)) checkToolStubs(overrides, staticToolNames(this.agent));
     // An unknown or unconfigured model answers now (model_unavailable), not as a failed turn later.
@@ -260,14 +276,14 @@ export class SessionRuntime {
       this.options.resolveModels(modelConfigFor(this.agent.config, overrides), this.agent.name);
     }
     const channel = "http";
-    const events = this.store.events.list(sourceId, { fromIndex: 0 }) as AnyBdkEvent[];
+    const events = (await this.store.events.list(sourceId, { fromIndex: 0 })) as AnyBdkEvent[];
     const cut = cutForFork(sourceId, events, input.beforeIndex, { owner: input.owner, channel });
     const message = input.message ?? cut.message;
     const id = newSessionId();
     const token = newContinuationToken();
     const at = this.now().toISOString();
-    const turn = this.store.transaction(() => {
-      const created = this.store.sessions.create({
+    const turn = this.syncStore.transaction(() => {
+      const created = this.syncStore.sessions.create({
         id,
         agent: this.agent.name,
         title: input.title ?? `Fork of ${source.title ?? sourceId}`,
@@ -284,7 +300,7 @@ export class SessionRuntime {
         createdAt: at,
         updatedAt: at,
       });
-      this.store.events.append(id, cut.inherited);
+      this.log.appendToNewSession(id, cut.inherited);
       const live = this.lives.open(id);
       live.session = created;
       // History is rebuilt from the inherited events when the turn starts.
@@ -299,7 +315,7 @@ export class SessionRuntime {
    * into the turn waiting for the running one); durable when this returns.
    */
   followUp(sessionId: string, input: FollowUpInput): TurnHandle {
-    const session = this.requireSession(sessionId, input.principal);
+    const session = this.allowed(this.syncStore.sessions.get(sessionId), sessionId, input.principal);
     if (session.mode === "task") {
       throw new BdkError("task_session", `Session ${sessionId} is a task session; it does not accept follow-ups.`);
     }
@@ -310,14 +326,14 @@ export class SessionRuntime {
       );
     }
     if (input.workspaceFiles) this.workspaces.check(sessionId, input.workspaceFiles);
-    return this.store.transaction(() => {
+    return this.syncStore.transaction(() => {
       let token = session.continuationToken ?? newContinuationToken();
       // Only tokens the HTTP channel issued rotate: a channel's own token (`pr:acme/checkout#42`)
       // must keep reaching this session when the playground or the API sends a follow-up.
       if (input.rotateToken && session.channel === "http") {
         const rotated = newContinuationToken();
         // Atomic swap: of two follow-ups racing with the same token, one wins and the other is stale.
-        if (!this.store.sessions.rotateToken(sessionId, token, rotated)) {
+        if (!this.syncStore.sessions.rotateToken(sessionId, token, rotated)) {
           throw new BdkError("stale_token", "The continuation token is stale: another message used it first.");
         }
         token = rotated;
@@ -338,20 +354,25 @@ export class SessionRuntime {
       return { sessionId, continuationToken, turnId };
     };
     if (idempotencyKey === undefined) return { answer: accept(), replayed: false };
-    this.requireSession(sessionId, input.principal);
+    this.allowed(this.syncStore.sessions.get(sessionId), sessionId, input.principal);
     const request = { message: input.message, admission: input.admission ?? null, workspaceFiles: input.workspaceFiles ?? null };
     return this.answers.once(sessionId, idempotencyKey, request, accept);
   }
 
   /** The session's current continuation token (the owner's way back after a lost response). */
-  continuationToken(sessionId: string, principal: Principal): string | null {
-    return this.requireSession(sessionId, principal).continuationToken;
+  async continuationToken(sessionId: string, principal: Principal): Promise<string | null> {
+    return (await this.requireSession(sessionId, principal)).continuationToken;
   }
 
   /** Interrupts the running turn (and the one waiting for it); `"idle"` when nothing was running. */
-  stop(sessionId: string, principal: Principal): "stopping" | "idle" {
-    this.requireSession(sessionId, principal);
-    return this.chain.stop(sessionId) ? "stopping" : "idle";
+  async stop(sessionId: string, principal: Principal): Promise<"stopping" | "idle"> {
+    await this.requireSession(sessionId, principal);
+    return this.interrupt(sessionId) ? "stopping" : "idle";
+  }
+
+  /** `stop` for a caller that already holds the session's row (a channel's conversation); false when nothing was running. */
+  interrupt(sessionId: string): boolean {
+    return this.chain.stop(sessionId);
   }
 
   /** Resolves once the session has no running or queued turn. */
@@ -359,7 +380,7 @@ export class SessionRuntime {
     return this.chain.idle(sessionId);
   }
 
-  getSession(sessionId: string, principal: Principal): SessionRow {
+  getSession(sessionId: string, principal: Principal): Promise<SessionRow> {
     return this.requireSession(sessionId, principal);
   }
 
@@ -373,12 +394,12 @@ export class SessionRuntime {
    * still ending there records nothing, and the directory it owned goes
    * once that turn has ended.
    */
-  deleteSession(sessionId: string, principal: Principal): void {
-    this.requireSession(sessionId, principal);
+  async deleteSession(sessionId: string, principal: Principal): Promise<void> {
+    await this.requireSession(sessionId, principal);
     const ownDir = this.workspaces.ownDir(sessionId);
     this.log.mute(sessionId);
     const ended = this.chain.abandon(sessionId);
-    this.store.sessions.delete(sessionId);
+    await this.store.sessions.delete(sessionId);
     void ended.then(async () => {
       this.log.unmute(sessionId);
       if (!ownDir) return;
@@ -391,34 +412,53 @@ export class SessionRuntime {
   }
 
   /** Replays from `fromIndex` (negative counts back from the end), then follows live; `ended` if the session is deleted. */
-  follow(
+  async follow(
     sessionId: string,
     principal: Principal,
     fromIndex: number,
     deliver: (events: readonly AnyBdkEvent[]) => void,
     ended?: () => void,
-  ): () => void {
-    return this.log.follow(sessionId, this.startIndex(sessionId, principal, fromIndex), deliver, ended);
+  ): Promise<() => void> {
+    return this.log.follow(sessionId, await this.startIndex(sessionId, principal, fromIndex), deliver, ended);
+  }
+
+  /** Follows from `fromIndex` until `found` accepts an event (each event is offered once, in order). */
+  async followUntil(sessionId: string, principal: Principal, fromIndex: number, found: (event: AnyBdkEvent) => boolean): Promise<void> {
+    let stop: (() => void) | undefined;
+    let finished = false;
+    await new Promise<void>((resolve, reject) => {
+      this.follow(sessionId, principal, fromIndex, (events) => {
+        for (const event of events) {
+          if (finished || !found(event)) continue;
+          finished = true;
+          stop?.();
+          resolve();
+        }
+      }).then((unsubscribe) => {
+        stop = unsubscribe;
+        if (finished) unsubscribe();
+      }, reject);
+    });
   }
 
   /** `follow` as NDJSON text, for `GET .../stream`; a deleted session's stream gets a last `session.deleted` line. */
-  followNdjson(
+  async followNdjson(
     sessionId: string,
     principal: Principal,
     fromIndex: number,
     deliver: (text: string) => void,
     ended?: (lastLine: string) => void,
-  ): () => void {
-    return this.log.followNdjson(sessionId, this.startIndex(sessionId, principal, fromIndex), deliver, ended);
+  ): Promise<() => void> {
+    return this.log.followNdjson(sessionId, await this.startIndex(sessionId, principal, fromIndex), deliver, ended);
   }
 
   /** The stored events from `fromIndex` as one NDJSON text (the `/events` dump). */
-  eventsNdjson(sessionId: string, principal: Principal, fromIndex = 0): string {
-    return this.log.ndjson(sessionId, this.startIndex(sessionId, principal, fromIndex));
+  async eventsNdjson(sessionId: string, principal: Principal, fromIndex = 0): Promise<string> {
+    return this.log.ndjson(sessionId, await this.startIndex(sessionId, principal, fromIndex));
   }
 
-  events(sessionId: string, principal: Principal, fromIndex = 0): AnyBdkEvent[] {
-    return this.store.events.list(sessionId, { fromIndex: this.startIndex(sessionId, principal, fromIndex) }) as AnyBdkEvent[];
+  async events(sessionId: string, principal: Principal, fromIndex = 0): Promise<AnyBdkEvent[]> {
+    return (await this.store.events.list(sessionId, { fromIndex: await this.startIndex(sessionId, principal, fromIndex) })) as AnyBdkEvent[];
   }
 
   /**
@@ -430,7 +470,7 @@ export class SessionRuntime {
   async modelOffer(principal: Principal, sessionId?: string): Promise<ModelOffer> {
     const agent = this.agent;
     const session = sessionId
-      ? this.requireSession(sessionId, principal)
+      ? await this.requireSession(sessionId, principal)
       : { id: "", principal, channel: "http", dryRun: false, fork: null };
     return modelOffer({
       services: this.services,
@@ -445,19 +485,17 @@ export class SessionRuntime {
   }
 
   /** What a turn's model steps were sent and answered, and its tool calls as the ledger checked them (the Trace tab's detail). */
-  turnTrace(sessionId: string, turnId: string, principal: Principal): TurnTrace {
-    this.requireSession(sessionId, principal);
-    const toolCalls = this.store.toolCalls
-      .ofTurn(sessionId, turnId)
-      .map(({ toolCallId, name, effect, input, status, startedAt, endedAt }) => ({ toolCallId, name, effect, input, status, startedAt, endedAt }));
-    return { turnId, modelCalls: this.store.modelCalls.ofTurn(sessionId, turnId), toolCalls };
+  async turnTrace(sessionId: string, turnId: string, principal: Principal): Promise<TurnTrace> {
+    await this.requireSession(sessionId, principal);
+    const toolCalls = (await this.store.toolCalls.ofTurn(sessionId, turnId)).map(({ toolCallId, name, effect, input, status, startedAt, endedAt }) => ({ toolCallId, name, effect, input, status, startedAt, endedAt }));
+    return { turnId, modelCalls: await this.store.modelCalls.ofTurn(sessionId, turnId), toolCalls };
   }
 
   /** A tool call without a model turn; the approval gate does not apply. */
   async callTool(name: string, input: unknown, options: { sessionId?: string; principal: Principal }): Promise<ToolOutcome> {
     const tool = authoredTools(this.agent).find((candidate) => candidate.name === name);
     if (!tool) throw new BdkError("not_found", `No tool named "${name}". See GET /v1/tools for the list.`);
-    const session = options.sessionId ? this.requireSession(options.sessionId, options.principal) : undefined;
+    const session = options.sessionId ? await this.requireSession(options.sessionId, options.principal) : undefined;
     const workspaceId = session?.id ?? DIRECT_CALLS_WORKSPACE;
     if (tool.execution === "agent") await this.workspaces.prepare(workspaceId, this.agent);
     const scope = { session, workspaceDir: this.workspaces.dirOf(workspaceId) };
@@ -466,21 +504,27 @@ export class SessionRuntime {
   }
 
   /** Pending approvals the caller may resolve; `principal` undefined = everyone's. */
-  listApprovals(principal: Principal | undefined): ApprovalRow[] {
+  listApprovals(principal: Principal | undefined): Promise<ApprovalRow[]> {
     return this.store.approvals.listPending({ principal });
   }
 
   /** Write tool calls in doubt (a crash cut them off), for the approvals inbox; `principal` undefined = everyone's. */
-  listInDoubtCalls(principal: Principal | undefined): ToolCallRow[] {
+  listInDoubtCalls(principal: Principal | undefined): Promise<ToolCallRow[]> {
     return this.store.toolCalls.listInDoubtWrites({ principal });
   }
 
   /** Clears a write call in doubt once a person checked it; `anyOwner` as for `resolveApproval`. */
-  resolveInDoubt(sessionId: string, toolCallId: string, decision: InDoubtDecision, principal: Principal, options: { anyOwner?: boolean } = {}): ToolCallRow {
+  async resolveInDoubt(
+    sessionId: string,
+    toolCallId: string,
+    decision: InDoubtDecision,
+    principal: Principal,
+    options: { anyOwner?: boolean } = {},
+  ): Promise<ToolCallRow> {
     if (options.anyOwner) {
-      if (!this.store.sessions.get(sessionId)) throw new BdkError("not_found", `No session ${sessionId}.`);
-    } else this.requireSession(sessionId, principal);
-    return resolveInDoubtCall(this.store, this.log, sessionId, toolCallId, decision, `${principal.type}:${principal.id}`);
+      if (!(await this.store.sessions.get(sessionId))) throw new BdkError("not_found", `No session ${sessionId}.`);
+    } else await this.requireSession(sessionId, principal);
+    return resolveInDoubtCall(this.log, sessionId, toolCallId, decision, `${principal.type}:${principal.id}`);
   }
 
   /**
@@ -489,21 +533,21 @@ export class SessionRuntime {
    * sessions (dev on loopback, anonymous), so the approvals inbox it is shown
    * includes calls parked by channel sessions, and it may resolve them.
    */
-  resolveApproval(
+  async resolveApproval(
     sessionId: string,
     approvalId: string,
     decision: { approved: boolean; reason?: string },
     principal: Principal,
     options: { anyOwner?: boolean } = {},
-  ): ApprovalRow {
-    if (!options.anyOwner) this.requireSession(sessionId, principal);
-    const row = this.store.approvals.get(approvalId);
+  ): Promise<ApprovalRow> {
+    if (!options.anyOwner) await this.requireSession(sessionId, principal);
+    const row = await this.store.approvals.get(approvalId);
     if (!row || row.sessionId !== sessionId) {
       throw new BdkError("not_found", `No approval ${approvalId} in session ${sessionId}.`);
     }
-    const waited = this.approvals.resolve(row, { ...decision, by: `${principal.type}:${principal.id}` });
-    if (!waited) this.chain.resumeParked(sessionId, row.turnId);
-    return this.store.approvals.get(approvalId)!;
+    const waited = await this.approvals.resolve(row, { ...decision, by: `${principal.type}:${principal.id}` });
+    if (!waited) await this.chain.resumeParked(sessionId, row.turnId);
+    return (await this.store.approvals.get(approvalId))!;
   }
 
   /**
@@ -512,8 +556,8 @@ export class SessionRuntime {
    * conversation); turns parked on an approval wait for a decision.
    * Returns how many turns ended.
    */
-  recover(): number {
-    const { interrupted, parked, files } = recoverTurns({
+  async recover(): Promise<number> {
+    const { interrupted, parked, files } = await recoverTurns({
       store: this.store,
       log: this.log,
       workspaces: this.workspaces,
@@ -536,12 +580,12 @@ export class SessionRuntime {
    */
   async close(): Promise<void> {
     await this.chain.shutdown();
-    this.log.close();
+    await this.log.close();
     await this.journal.idle();
   }
 
   /** Persists, then publishes: a follower never sees an event the store could lose. */
-  append(sessionId: string, drafts: EventDraft[]): AnyBdkEvent[] {
+  append(sessionId: string, drafts: EventDraft[]): Promise<AnyBdkEvent[]> {
     return this.log.append(sessionId, drafts);
   }
 
@@ -550,8 +594,8 @@ export class SessionRuntime {
    * stamped with the session's current turn: the tool's own turn, since a
    * preempted turn's calls see their abort before they could record anything.
    */
-  appendToCurrentTurn(sessionId: string, draft: EventDraft): void {
-    this.log.append(sessionId, [{ ...draft, turnId: this.chain.runningTurnId(sessionId) }]);
+  async appendToCurrentTurn(sessionId: string, draft: EventDraft): Promise<void> {
+    await this.log.append(sessionId, [{ ...draft, turnId: this.chain.runningTurnId(sessionId) }]);
   }
 
   /**
@@ -562,8 +606,8 @@ export class SessionRuntime {
     return this.log.observe(observer);
   }
 
-  private runHooks(sessionId: string, events: readonly AnyBdkEvent[]): void {
-    const session = this.store.sessions.get(sessionId);
+  private async runHooks(sessionId: string, events: readonly AnyBdkEvent[]): Promise<void> {
+    const session = await this.store.sessions.get(sessionId);
     if (!session) return;
     const ctx = toolContextFor(
       this.services,
@@ -585,13 +629,17 @@ export class SessionRuntime {
     );
   }
 
-  private startIndex(sessionId: string, principal: Principal, fromIndex: number): number {
-    const session = this.requireSession(sessionId, principal);
+  private async startIndex(sessionId: string, principal: Principal, fromIndex: number): Promise<number> {
+    const session = await this.requireSession(sessionId, principal);
     return fromIndex < 0 ? Math.max(0, session.lastIndex + 1 + fromIndex) : fromIndex;
   }
 
-  private requireSession(sessionId: string, principal: Principal): SessionRow {
-    const session = this.store.sessions.get(sessionId);
+  private async requireSession(sessionId: string, principal: Principal): Promise<SessionRow> {
+    return this.allowed(await this.store.sessions.get(sessionId), sessionId, principal);
+  }
+
+  /** `session` (the row of `sessionId`) when it exists and `principal` may use it. */
+  private allowed(session: SessionRow | undefined, sessionId: string, principal: Principal): SessionRow {
     if (!session) throw new BdkError("not_found", `No session ${sessionId}.`);
     if (!samePrincipal(session.principal, principal)) {
       throw new BdkError("forbidden", `Session ${sessionId} belongs to another principal.`);

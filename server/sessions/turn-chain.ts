@@ -12,6 +12,7 @@ import type { ResolvedAgent } from "../load/types.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent } from "../protocol/events.ts";
 import { newTurnId } from "../protocol/ids.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { Store } from "../store/index.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
 import type { SessionEventLog } from "./event-log.ts";
@@ -26,7 +27,9 @@ export type Admission = "preempt" | "coalesce";
 const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface TurnChainOptions {
-  store: Store;
+  store: AsyncStore;
+  /** The same store, synchronous: a message is accepted in its caller's transaction (until acceptance moves to the async store). */
+  syncStore: Store;
   lives: LiveSessions;
   log: SessionEventLog;
   executor: TurnExecutor;
@@ -65,7 +68,7 @@ export class TurnChain {
       return live.next;
     }
     const turnId = newTurnId();
-    this.options.store.turns.create({
+    this.options.syncStore.turns.create({
       id: turnId,
       sessionId,
       status: "queued",
@@ -101,10 +104,10 @@ export class TurnChain {
   }
 
   /** Continues a turn parked before a restart, once its approval is resolved; false when it was not parked. */
-  resumeParked(sessionId: string, turnId: string): boolean {
+  async resumeParked(sessionId: string, turnId: string): Promise<boolean> {
     if (this.dormant.get(sessionId) !== turnId) return false;
     this.dormant.delete(sessionId);
-    const events = this.options.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
+    const events = (await this.options.store.events.list(sessionId, { fromIndex: 0 })) as AnyBdkEvent[];
     const rebuilt = parkedTurnFromEvents(events, turnId);
     if (rebuilt) this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => ({ resume: rebuilt.parked, history: rebuilt.history }), {});
     return true;
@@ -174,21 +177,28 @@ export class TurnChain {
   private join(next: QueuedTurn, message: string, workspaceFiles: Record<string, string> | undefined): void {
     next.message = `${next.message}\n\n${message}`;
     if (workspaceFiles) next.workspaceFiles = { ...next.workspaceFiles, ...workspaceFiles };
-    this.options.store.turns.update(next.turnId, { message: next.message, ...(workspaceFiles ? { workspaceFiles: next.workspaceFiles } : {}) });
+    this.options.syncStore.turns.update(next.turnId, { message: next.message, ...(workspaceFiles ? { workspaceFiles: next.workspaceFiles } : {}) });
   }
 
-  /** Ends a turn parked before a restart without running it (a stop or a new message). */
+  /**
+   * Ends a turn parked before a restart without running it (a stop or a new
+   * message), before the session's next turn starts.
+   */
   private cancelDormant(sessionId: string): boolean {
     const turnId = this.dormant.get(sessionId);
     if (!turnId) return false;
     this.dormant.delete(sessionId);
-    const { store, approvals, executor, log } = this.options;
-    for (const approval of store.approvals.listPending({ sessionId })) {
-      approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" });
-    }
-    const session = store.sessions.get(sessionId);
-    if (session) executor.finish(session, turnId, { ...STOPPED }, (draft) => log.append(sessionId, [{ ...draft, turnId }]));
+    this.beforeNextTurn(sessionId, `Could not end turn ${turnId} of session ${sessionId}, parked before the restart`, () => this.endDormant(sessionId, turnId));
     return true;
+  }
+
+  private async endDormant(sessionId: string, turnId: string): Promise<void> {
+    const { store, approvals, executor } = this.options;
+    for (const approval of await store.approvals.listPending({ sessionId })) {
+      await approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" });
+    }
+    const session = await store.sessions.get(sessionId);
+    if (session) await executor.finish(session, turnId, { ...STOPPED }, true);
   }
 
   /** Chains a turn after the session's previous one, however that ended (a failure was logged where it happened). */

@@ -16,11 +16,12 @@ import { rememberTurn, shareJournal } from "../memory/memory.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDataByType, type EventDraft } from "../protocol/events.ts";
 import type { ModelStepRecord } from "../protocol/model-calls.ts";
+import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
 import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
 import { turnLedger } from "./call-ledger.ts";
-import type { SessionEventLog } from "./event-log.ts";
+import type { SessionEventLog, TransactionAppend } from "./event-log.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import { connectionTools, modelOffer } from "./model-offer.ts";
 import { modelConfigFor } from "./run-overrides.ts";
@@ -38,7 +39,9 @@ export interface TurnStart {
 }
 
 export interface TurnExecutorOptions {
-  store: Store;
+  store: AsyncStore;
+  /** The same store, synchronous: for the memory note of a completed turn (memory moves to the async store later). */
+  syncStore: Store;
   log: SessionEventLog;
   lives: LiveSessions;
   workspaces: SessionWorkspaces;
@@ -71,21 +74,19 @@ export class TurnExecutor {
 
   async run(sessionId: string, turnId: string, start: TurnStart, agent: ResolvedAgent, controller: AbortController): Promise<TurnEnd> {
     const { store, log, lives, workspaces, services } = this.options;
-    const emit = (draft: EventDraft): AnyBdkEvent[] => {
+    // Everything a turn records within one tick is stored in one transaction; only
+    // message.received is written at once (`receive`), because its index is needed right away.
+    const emit = (draft: EventDraft): void => {
       if (draft.type === "action.result" && draft.data.isError) logToolError(this.options.logger, sessionId, turnId, draft.data);
-      // Everything a turn records within one tick is stored in one transaction; only
-      // message.received is written at once, because its index is needed right away.
-      if (draft.type !== "message.received") {
-        log.appendSoon(sessionId, { ...draft, turnId });
-        return [];
-      }
-      return log.append(sessionId, [{ ...draft, turnId }]);
+      log.appendSoon(sessionId, { ...draft, turnId });
     };
+    const receive = async (data: EventDataByType["message.received"]): Promise<AnyBdkEvent | undefined> =>
+      (await log.append(sessionId, [{ type: "message.received", turnId, data }]))[0];
     // A deleted session's entry is gone (its chain ends here) and its log is muted.
     const live = lives.get(sessionId);
     if (!live || log.isMuted(sessionId)) return DELETED;
     // What a turn reads of its session (mode, purpose, dry run) never changes: read it once per process.
-    const session = live.session ?? store.sessions.get(sessionId);
+    const session = live.session ?? (await store.sessions.get(sessionId));
     if (!session) return DELETED;
     live.session = session;
     let history = start.history;
@@ -96,18 +97,15 @@ export class TurnExecutor {
         await shareJournal(this.options.journal, agent, session, workspaces.dirOf(sessionId));
         if (start.workspaceFiles) written = await workspaces.write(sessionId, start.workspaceFiles);
       } catch (error) {
-        emit({ type: "message.received", data: { message: start.message } });
-        return this.finish(session, turnId, { status: "failed", code: "workspace", message: messageOf(error) }, emit);
+        await receive({ message: start.message });
+        return this.finish(session, turnId, { status: "failed", code: "workspace", message: messageOf(error) }, true);
       }
-      const received = emit({
-        type: "message.received",
-        data: { message: start.message, ...(written ? { workspaceFiles: written } : {}) },
-      })[0];
+      const received = await receive({ message: start.message, ...(written ? { workspaceFiles: written } : {}) });
       // Deleted while the workspace was being prepared: nothing was recorded, nothing runs.
       if (!received) return DELETED;
-      history = live.history ?? this.historyBefore(sessionId, received.index);
+      history = live.history ?? (await this.historyBefore(sessionId, received.index));
     }
-    store.sessions.update(sessionId, { status: "running" });
+    await store.sessions.update(sessionId, { status: "running" });
 
     let release: () => void;
     try {
@@ -116,11 +114,11 @@ export class TurnExecutor {
         controller.signal,
       );
     } catch {
-      return this.finish(session, turnId, { ...STOPPED, ...(controller.signal.reason as object) }, emit);
+      return this.finish(session, turnId, { ...STOPPED, ...(controller.signal.reason as object) }, true);
     }
 
     // The files are in the workspace and listed in message.received: the row need not keep them.
-    store.turns.update(turnId, {
+    await store.turns.update(turnId, {
       status: "running",
       startedAt: services.now().toISOString(),
       ...(start.workspaceFiles ? { workspaceFiles: null } : {}),
@@ -131,7 +129,7 @@ export class TurnExecutor {
     const overrides = session.fork?.overrides;
     // Stored in the transaction of the step's next events (its message.completed, actions.requested): a step and its content go together.
     const recordStep = (scope: string, record: ModelStepRecord) =>
-      log.writeSoon(sessionId, () => store.modelCalls.append(sessionId, turnId, scope, record));
+      log.writeSoon(sessionId, (tx) => tx.modelCalls.append(sessionId, turnId, scope, record));
     try {
       const mcpTools = await connectionTools(this.options.mcp, agent, controller.signal);
       const offer = modelOffer({ services, agent, session, workspaceDir: scope.workspaceDir, connectionTools: mcpTools, emit, gate, recordStep });
@@ -154,64 +152,60 @@ export class TurnExecutor {
         signal: controller.signal,
       });
       live.history = end.status === "completed" && start.message !== undefined ? [...(history ?? []), ...end.messages] : undefined;
-      return this.finish(session, turnId, end);
+      return await this.finish(session, turnId, end);
     } finally {
       release();
     }
   }
 
   /**
-   * Records how a turn ended and what the session does next. `emitFailure`
-   * is for turns that never reached the loop (which records its own end).
+   * Records how a turn ended and what the session does next, in one
+   * transaction with the turn's still buffered events: the turn's end event,
+   * the session's next state and the rows agree after any crash.
+   * `reportFailure` is for turns that never reached the loop (which records
+   * its own end): their `turn.failed` is recorded here.
    */
-  finish(session: SessionRow, turnId: string, end: TurnEnd, emitFailure?: (draft: EventDraft) => void): TurnEnd {
-    // One transaction: the turn's end event (still buffered), the session's next state and the rows agree after any crash.
-    this.options.store.transaction(() => this.record(session, turnId, end, emitFailure));
+  async finish(session: SessionRow, turnId: string, end: TurnEnd, reportFailure = false): Promise<TurnEnd> {
+    await this.options.log.transaction(session.id, (tx, append) => this.record(tx, append, session, turnId, end, reportFailure));
     if (end.status === "completed") this.remember(session, turnId, end.text);
     return end;
   }
 
-  private record(session: SessionRow, turnId: string, end: TurnEnd, emitFailure?: (draft: EventDraft) => void): void {
-    const { store, log, lives, services } = this.options;
+  private async record(tx: AsyncTransaction, append: TransactionAppend, session: SessionRow, turnId: string, end: TurnEnd, reportFailure: boolean): Promise<void> {
+    const { lives, services } = this.options;
     const at = services.now().toISOString();
-    if (end.status !== "completed" && emitFailure) {
-      emitFailure({ type: "turn.failed", data: { status: end.status, code: end.code, message: end.message } });
-    }
     const live = lives.get(session.id);
     if (end.status === "completed") {
-      const known = live?.session ?? store.sessions.get(session.id);
+      const known = live?.session ?? (await tx.sessions.get(session.id));
       const usage = known ? addUsage(known.usage, end.usage) : end.usage;
-      store.turns.update(turnId, { status: "completed", endedAt: at, usage: end.usage });
-      if (session.mode === "task") {
-        log.append(session.id, [{ type: "session.completed", data: { result: end.text } }]);
-      } else {
-        log.append(session.id, [{ type: "session.waiting", data: {} }]);
-      }
-      const updated = store.sessions.update(session.id, { status: session.mode === "task" ? "completed" : "waiting", usage });
+      await tx.turns.update(turnId, { status: "completed", endedAt: at, usage: end.usage });
+      await append([session.mode === "task" ? { type: "session.completed", data: { result: end.text } } : { type: "session.waiting", data: {} }]);
+      const updated = await tx.sessions.update(session.id, { status: session.mode === "task" ? "completed" : "waiting", usage });
       if (live && updated) live.session = updated;
       return;
     }
-    store.turns.update(turnId, { status: end.status, endedAt: at });
+    await tx.turns.update(turnId, { status: end.status, endedAt: at });
+    const failed: EventDraft[] = reportFailure ? [{ type: "turn.failed", turnId, data: { status: end.status, code: end.code, message: end.message } }] : [];
     if (session.mode === "task") {
-      log.append(session.id, [{ type: "session.failed", data: { code: end.code, message: end.message } }]);
-      store.sessions.update(session.id, { status: "failed" });
+      await append([...failed, { type: "session.failed", data: { code: end.code, message: end.message } }]);
+      await tx.sessions.update(session.id, { status: "failed" });
     } else {
-      log.append(session.id, [{ type: "session.waiting", data: {} }]);
-      store.sessions.update(session.id, { status: "waiting" });
+      await append([...failed, { type: "session.waiting", data: {} }]);
+      await tx.sessions.update(session.id, { status: "waiting" });
     }
   }
 
   /** `memoryHook`: a note of the exchange; a failure to store it never fails the turn. */
   private remember(session: SessionRow, turnId: string, reply: string): void {
     try {
-      rememberTurn(this.options.store, this.options.journal, this.options.agent(), session, turnId, reply);
+      rememberTurn(this.options.syncStore, this.options.journal, this.options.agent(), session, turnId, reply);
     } catch (error) {
       this.options.logger.warn(`Memory: could not store a note for turn ${turnId}: ${messageOf(error)}`);
     }
   }
 
-  private historyBefore(sessionId: string, index: number): ModelMessage[] {
-    const events = this.options.store.events.list(sessionId, { fromIndex: 0 }) as AnyBdkEvent[];
+  private async historyBefore(sessionId: string, index: number): Promise<ModelMessage[]> {
+    const events = (await this.options.store.events.list(sessionId, { fromIndex: 0 })) as AnyBdkEvent[];
     return historyFromEvents(events.filter((event) => event.index < index));
   }
 }

@@ -22,7 +22,7 @@ export interface TurnServices {
   resolveModels(config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[];
   isModelUnavailable(error: unknown): boolean;
   /** Appends events to a session (persist, publish, hooks). */
-  append(sessionId: string, drafts: EventDraft[]): void;
+  append(sessionId: string, drafts: EventDraft[]): Promise<unknown>;
   /** Sees a subagent's own events, which are not recorded (telemetry makes them child spans). */
   onSubagentEvent?: SubagentEventSink;
 }

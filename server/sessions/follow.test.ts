@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import type { AnyBdkEvent } from "../protocol/events.ts";
+import { EventBus } from "./event-bus.ts";
+import { followSession, type ReplayBatch } from "./follow.ts";
+
+const event = (index: number): AnyBdkEvent =>
+  ({ type: "session.waiting", index, sessionId: "s1", at: "2026-01-01T00:00:00.000Z", data: {} }) as AnyBdkEvent;
+
+/** A replay read from the store in batches, each batch handed over only when the test releases it. */
+function gatedReplay(batches: number[][]) {
+  const gates: Array<() => void> = [];
+  async function* replay(): AsyncGenerator<ReplayBatch<readonly AnyBdkEvent[]>> {
+    for (const indexes of batches) {
+      await new Promise<void>((resolve) => gates.push(resolve));
+      yield { batch: indexes.map(event), lastIndex: indexes[indexes.length - 1] };
+    }
+  }
+  const release = async () => {
+    while (gates.length === 0) await Promise.resolve();
+    gates.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { replay: replay(), release };
+}
+
+describe("followSession", () => {
+  it("delivers events published while the replay is read after it, each index once and in order", async () => {
+    const bus = new EventBus();
+    const { replay, release } = gatedReplay([[0, 1], [2, 3]]);
+    const seen: number[] = [];
+    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver: (batch) => seen.push(...batch.map((e) => e.index)), failed: () => {} });
+    // Index 3 is both in the replay's last batch and published live; 4 and 5 only live.
+    bus.publish("s1", [event(3), event(4)]);
+    await release();
+    bus.publish("s1", [event(5)]);
+    expect(seen).toEqual([0, 1]);
+    await release();
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
+    bus.publish("s1", [event(6)]);
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    stop();
+  });
+
+  it("stops mid-replay: nothing more is delivered, live or stored", async () => {
+    const bus = new EventBus();
+    const { replay, release } = gatedReplay([[0], [1], [2]]);
+    const seen: number[] = [];
+    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver: (batch) => seen.push(...batch.map((e) => e.index)), failed: () => {} });
+    await release();
+    stop();
+    bus.publish("s1", [event(3)]);
+    await release();
+    expect(seen).toEqual([0]);
+  });
+
+  it("reports a replay that cannot be read, and follows no further", async () => {
+    const bus = new EventBus();
+    async function* broken(): AsyncGenerator<ReplayBatch<readonly AnyBdkEvent[]>> {
+      yield { batch: [event(0)], lastIndex: 0 };
+      throw new Error("disk gone");
+    }
+    const seen: number[] = [];
+    const failure = new Promise<unknown>((resolve) =>
+      followSession({ bus, sessionId: "s1", fromIndex: 0, replay: broken(), fromLive: (events) => events, deliver: (batch) => seen.push(...batch.map((e) => e.index)), failed: resolve }),
+    );
+    expect(await failure).toEqual(new Error("disk gone"));
+    bus.publish("s1", [event(1)]);
+    expect(seen).toEqual([0]);
+  });
+});
