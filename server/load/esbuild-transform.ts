@@ -20,9 +20,9 @@ import { SourceMap, type SourceMapping } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Esbuild from "esbuild";
-import { transformSync, type TransformOptions as EsbuildOptions } from "esbuild";
+import type { TransformOptions as EsbuildOptions } from "esbuild";
 import type { TransformOptions } from "jiti";
-import { esbuildHeld } from "./esbuild-service.ts";
+import { esbuildHeld, esbuildModule } from "./esbuild-service.ts";
 
 export interface EsbuildOutput {
   code: string;
@@ -110,7 +110,7 @@ function transformOptions(filename: string): EsbuildOptions {
  */
 export function esbuildTransform(source: string, filename: string): EsbuildOutput | undefined {
   try {
-    const result = transformSync(source, transformOptions(filename));
+    const result = esbuildModule().transformSync(source, transformOptions(filename));
     return { code: result.code, lines: sourceLines(result.code, result.map) };
   } catch {
     return undefined;

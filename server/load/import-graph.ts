@@ -198,7 +198,7 @@ export async function scanImports(rootDir: string, entryFiles: string[], cache?:
   return withEsbuild(async (esbuild) => {
     // A project that links: esbuild resolves every import itself, and the metafile says what it found. An
     // asset import (`./prompt.md`, no loader) fails it too, and takes the second way.
-    const linked = await esbuild.build({ ...options, metafile: true, plugins: [kitPlugin] }).catch(() => undefined);
+    const linked = await esbuild().build({ ...options, metafile: true, plugins: [kitPlugin] }).catch(() => undefined);
     if (linked) {
       const scan = { ...graphOfMetafile(rootDir, linked.metafile), missingExports: missingExportsOf(linked.warnings) };
       const inputs = Object.keys(linked.metafile.inputs).filter((input) => !input.includes(":")).map((input) => path.resolve(rootDir, input));
@@ -207,7 +207,7 @@ export async function scanImports(rootDir: string, entryFiles: string[], cache?:
     }
     const graph: Graph = { imports: new Map(), specifiers: new Map() };
     try {
-      const result = await esbuild.build({ ...options, plugins: [kitPlugin, graphPlugin(rootDir, graph, mayHaveAliases(rootDir))] });
+      const result = await esbuild().build({ ...options, plugins: [kitPlugin, graphPlugin(rootDir, graph, mayHaveAliases(rootDir))] });
       return { ...graph, missingExports: missingExportsOf(result.warnings) };
     } catch (error) {
       const failure = error as { errors?: Message[]; warnings?: Message[] };

@@ -15,7 +15,7 @@ import { createRequire, isBuiltin } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as Esbuild from "esbuild";
-import { createJiti, type TransformOptions, type TransformResult } from "jiti";
+import type { createJiti as CreateJiti, TransformOptions, TransformResult } from "jiti";
 import { kitVersion } from "../kit-dir.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { authoringVirtualModules } from "./authoring-modules.ts";
@@ -65,6 +65,8 @@ export interface ProjectImporter {
 }
 
 const require = createRequire(import.meta.url);
+// Required, not imported: an ES module importing jiti's CommonJS has Node scan its 190 kB for exports (35 ms of CPU a start).
+const { createJiti } = require("jiti") as { createJiti: typeof CreateJiti };
 
 let transpileCache: TranspileCache | undefined;
 let babel: ((input: TransformOptions) => TransformResult) | undefined;
@@ -109,7 +111,7 @@ function cachedTransform(input: TransformOptions): TransformResult {
  * that the cache does not hold, all at once: one by one, each sync call of
  * esbuild was a round trip, 2.5 ms a file of a cold load.
  */
-export async function transpileAhead(esbuild: typeof Esbuild, files: Iterable<string>): Promise<void> {
+export async function transpileAhead(esbuild: () => typeof Esbuild, files: Iterable<string>): Promise<void> {
   const cache = theTranspileCache();
   await Promise.all(
     [...files].map(async (filename) => {
@@ -119,7 +121,7 @@ export async function transpileAhead(esbuild: typeof Esbuild, files: Iterable<st
       } catch {
         return;
       }
-      await cache.fill(esbuildEntry(source, filename), (missed) => esbuildTransformAhead(esbuild, missed.source, missed.filename));
+      await cache.fill(esbuildEntry(source, filename), (missed) => esbuildTransformAhead(esbuild(), missed.source, missed.filename));
     }),
   );
 }
@@ -156,7 +158,7 @@ function withResolvedImports(code: string, filename: string, resolved: Map<strin
  * kit module (jiti answers those before it resolves), not one that cannot
  * be resolved (jiti's own error then names it).
  */
-function packageResolver(jiti: () => ReturnType<typeof createJiti>, virtualModules: Record<string, object>): PackageResolver {
+function packageResolver(jiti: () => ReturnType<typeof CreateJiti>, virtualModules: Record<string, object>): PackageResolver {
   const known = new Map<string, string | undefined>();
   return (specifier, fromFile) => {
     if (isBuiltin(specifier) || specifier in virtualModules) return undefined;
@@ -267,10 +269,10 @@ function projectTsconfig(root: string): string | undefined {
  * that cannot be read (it extends a package that is not installed) costs
  * the aliases, not the load, and is reported.
  */
-function createProjectJiti(root: string, specifiers: ImportScan["specifiers"]): { jiti: ReturnType<typeof createJiti>; tsconfigProblem?: string } {
+function createProjectJiti(root: string, specifiers: ImportScan["specifiers"]): { jiti: ReturnType<typeof CreateJiti>; tsconfigProblem?: string } {
   const parent = pathToFileURL(path.join(root, "package.json")).href;
   const virtualModules = authoringVirtualModules();
-  let jiti: ReturnType<typeof createJiti> | undefined;
+  let jiti: ReturnType<typeof CreateJiti> | undefined;
   const packageFile = packageResolver(() => jiti!, virtualModules);
   const options = (aliases: boolean) => ({
     moduleCache: true,

@@ -131,7 +131,7 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
 }
 
 /** Every module of the project imported and checked: the esbuild service is held meanwhile (esbuild-service.ts). */
-async function loadManifest(esbuild: typeof Esbuild, manifest: ProjectManifest, diagnostics: DiagnosticList): Promise<LoadResult> {
+async function loadManifest(esbuild: () => typeof Esbuild, manifest: ProjectManifest, diagnostics: DiagnosticList): Promise<LoadResult> {
   const entryFiles = manifestModules(manifest);
   const scan = await scanImports(manifest.rootDir, entryFiles, defaultImportScanCache());
   await transpileAhead(esbuild, new Set([...entryFiles, ...(scan?.imports.keys() ?? []), ...[...(scan?.imports.values() ?? [])].flatMap((imported) => [...imported])]));
