@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadAgent } from "./load-agent.ts";
 import { esbuildChildren } from "./testing/esbuild-children.ts";
@@ -31,6 +32,32 @@ describe("a project's TypeScript transpiled by esbuild, run as jiti runs Babel's
     expect(diagnostics.find((diagnostic) => diagnostic.file === "bot/tools/own_throw.ts")).toMatchObject({ message: "failed to load: thrown on line 7", line: 7 });
   });
 
+  it("names the line the author wrote in the error's own stack, as a tool's caller logs it", async () => {
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      "bot/tools/fails_later.ts": [
+        "interface Input {",
+        "  id: string;",
+        "}",
+        "type Output = { ok: boolean };",
+        "",
+        "export default {",
+        '  description: "fails when called",',
+        "  execute(input: Input): Output {",
+        "    throw new Error(`no record ${input.id}`);",
+        "  },",
+        "};",
+      ].join("\n"),
+    });
+    const { agent } = await loadAgent(dir);
+    const tool = agent?.tools.find((candidate) => candidate.name === "fails_later");
+    const thrown = await Promise.resolve()
+      .then(() => tool?.execute({ id: "x" }, {} as never))
+      .catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as Error).stack).toContain(`${path.join(dir, "bot/tools/fails_later.ts")}:9:`);
+  });
+
   it("gives default, namespace and re-exported imports, import.meta, a top-level await and a dynamic import what Babel gave them", async () => {
     const dir = tempProject({
       ...INSTRUCTIONS,
@@ -57,6 +84,25 @@ describe("a project's TypeScript transpiled by esbuild, run as jiti runs Babel's
     const tool = agent?.tools.find((candidate) => candidate.name === "mixed");
     expect(tool?.description).toBe("cjs extra named default default named tla undefined tools/mixed.ts tools/mixed.ts tools");
     expect(await tool?.execute({}, {} as never)).toBe("named");
+  });
+
+  it("gives each file the copy of a package its own folder resolves to, and files of one folder the same copy", async () => {
+    const pkg = (version: string) => ({
+      "package.json": JSON.stringify({ name: "shared-pkg", version, main: "index.js" }),
+      "index.js": `module.exports = { version: ${JSON.stringify(version)}, made: {} };\n`,
+    });
+    const under = (folder: string, files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([name, text]) => [`${folder}/${name}`, text]));
+    const dir = tempProject({
+      ...INSTRUCTIONS,
+      ...under("bot/node_modules/shared-pkg", pkg("outer")),
+      ...under("bot/lib/vendor/node_modules/shared-pkg", pkg("inner")),
+      "bot/lib/vendor/inner.ts": 'import shared from "shared-pkg";\nexport const innerVersion: string = shared.version;\n',
+      "bot/tools/first.ts": 'import shared from "shared-pkg";\nimport { innerVersion } from "../lib/vendor/inner.js";\nexport const made = shared.made;\nexport default { description: `${shared.version} ${innerVersion}`, execute: () => 1 };\n',
+      "bot/tools/second.ts": 'import shared from "shared-pkg";\nimport { made } from "./first.js";\nexport default { description: `${shared.version} same ${shared.made === made}`, execute: () => 1 };\n',
+    });
+    const { agent, diagnostics } = await loadAgent(dir);
+    expect(diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
+    expect(agent?.tools.map((tool) => tool.description)).toEqual(["outer inner", "outer same true"]);
   });
 
   it("names the default import that is not a function, as with Babel's bindings", async () => {

@@ -19,9 +19,10 @@
 import { SourceMap, type SourceMapping } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { transformSync } from "esbuild";
+import type * as Esbuild from "esbuild";
+import type { TransformOptions as EsbuildOptions } from "esbuild";
 import type { TransformOptions } from "jiti";
-import { esbuildHeld } from "./esbuild-service.ts";
+import { esbuildHeld, esbuildModule } from "./esbuild-service.ts";
 
 export interface EsbuildOutput {
   code: string;
@@ -44,9 +45,14 @@ const STATIC_IMPORTS = [
   new RegExp(String.raw`^(var [\w$]+ = |__reExport\([\w$]+, )require\(${SPECIFIER}\)`, "gm"),
 ];
 
+/** Whether esbuild transforms `filename`'s `source` (else Babel does). */
+function esbuildTakes(filename: string, source: string): boolean {
+  return esbuildHeld() && TYPESCRIPT.test(filename) && !DYNAMIC_IMPORT.test(source);
+}
+
 /** Whether `input` is one esbuild transforms (else Babel does). */
-function takes(input: TransformOptions): input is TransformOptions & { filename: string } {
-  return Boolean(esbuildHeld() && input.ts && input.filename && TYPESCRIPT.test(input.filename) && !DYNAMIC_IMPORT.test(input.source));
+export function takes(input: TransformOptions): input is TransformOptions & { filename: string } {
+  return Boolean(input.ts && input.filename && esbuildTakes(input.filename, input.source));
 }
 
 /** `import.meta` as jiti's Babel plugins write it: the file's URL, path and folder, `env` and `resolve`. */
@@ -80,29 +86,52 @@ function sourceLines(code: string, map: string): number[] {
   return lines;
 }
 
-/** esbuild's CommonJS for `input`, or undefined when Babel is to transform it. */
-export function esbuildTransform(input: TransformOptions): EsbuildOutput | undefined {
-  if (!takes(input)) return undefined;
-  let result: ReturnType<typeof transformSync>;
+function transformOptions(filename: string): EsbuildOptions {
+  return {
+    loader: "ts",
+    format: "cjs",
+    platform: "node",
+    target: `node${process.versions.node}`,
+    sourcefile: filename,
+    sourcemap: "external",
+    legalComments: "none",
+    logLevel: "silent",
+    // jiti's Babel reads decorators as TypeScript's legacy ones.
+    tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
+    define: importMeta(filename),
+  };
+}
+
+/**
+ * esbuild's CommonJS for a file, before its imports take the form of the
+ * load (`finishEsbuildOutput`): what the transpile cache keeps, so that it
+ * can be produced ahead of the load (`esbuildTransformAhead`). Undefined
+ * when esbuild cannot parse the file.
+ */
+export function esbuildTransform(source: string, filename: string): EsbuildOutput | undefined {
   try {
-    result = transformSync(input.source, {
-      loader: "ts",
-      format: "cjs",
-      platform: "node",
-      target: `node${process.versions.node}`,
-      sourcefile: input.filename,
-      sourcemap: "external",
-      legalComments: "none",
-      logLevel: "silent",
-      // jiti's Babel reads decorators as TypeScript's legacy ones.
-      tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
-      define: importMeta(input.filename),
-    });
+    const result = esbuildModule().transformSync(source, transformOptions(filename));
+    return { code: result.code, lines: sourceLines(result.code, result.map) };
   } catch {
     return undefined;
   }
-  const load = (specifier: string) => (input.async ? `(await jitiImport(${specifier}))` : `require(${specifier})`);
-  const code = STATIC_IMPORTS.reduce((text, pattern) => text.replace(pattern, (_statement, before: string, specifier: string) => before + load(specifier)), result.code);
+}
+
+/** `esbuildTransform` with esbuild's async API: a load transforms the files of its import scan at once, esbuild's threads in parallel. */
+export async function esbuildTransformAhead(esbuild: typeof Esbuild, source: string, filename: string): Promise<EsbuildOutput | undefined> {
+  if (!esbuildTakes(filename, source)) return undefined;
+  try {
+    const result = await esbuild.transform(source, transformOptions(filename));
+    return { code: result.code, lines: sourceLines(result.code, result.map) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The module jiti evaluates: each static import loaded as the load does (`async`: `await jitiImport(...)`), the code strict. */
+export function finishEsbuildOutput(code: string, async: boolean | undefined): string {
+  const load = (specifier: string) => (async ? `(await jitiImport(${specifier}))` : `require(${specifier})`);
+  const finished = STATIC_IMPORTS.reduce((text, pattern) => text.replace(pattern, (_statement, before: string, specifier: string) => before + load(specifier)), code);
   // On the first line, so that no line moves: Babel's output is strict too.
-  return { code: `"use strict";${code}`, lines: sourceLines(result.code, result.map) };
+  return `"use strict";${finished}`;
 }

@@ -12,6 +12,7 @@ import type { BuildOptions, Message, Metafile, Plugin } from "esbuild";
 import { withEsbuild } from "./esbuild-service.ts";
 import type { ProjectManifest } from "../discover/manifest.ts";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
+import { ImportScanCache } from "./import-scan-cache.ts";
 
 export interface MissingExport {
   /** The importing file, relative to the project root. */
@@ -176,8 +177,11 @@ function missingExportOf(message: Message): MissingExport | undefined {
  * loader, which reports them when it imports the file. Undefined when
  * esbuild cannot run at all.
  */
-export async function scanImports(rootDir: string, entryFiles: string[]): Promise<ImportScan | undefined> {
+export async function scanImports(rootDir: string, entryFiles: string[], cache?: ImportScanCache): Promise<ImportScan | undefined> {
   if (entryFiles.length === 0) return { imports: new Map(), specifiers: new Map(), missingExports: [] };
+  const kept = cache && ImportScanCache.keeps(rootDir) ? cache : undefined;
+  const cached = kept?.read(rootDir, entryFiles);
+  if (cached) return cached;
   const options: BuildOptions = {
     absWorkingDir: rootDir,
     entryPoints: entryFiles,
@@ -194,11 +198,16 @@ export async function scanImports(rootDir: string, entryFiles: string[]): Promis
   return withEsbuild(async (esbuild) => {
     // A project that links: esbuild resolves every import itself, and the metafile says what it found. An
     // asset import (`./prompt.md`, no loader) fails it too, and takes the second way.
-    const linked = await esbuild.build({ ...options, metafile: true, plugins: [kitPlugin] }).catch(() => undefined);
-    if (linked) return { ...graphOfMetafile(rootDir, linked.metafile), missingExports: missingExportsOf(linked.warnings) };
+    const linked = await esbuild().build({ ...options, metafile: true, plugins: [kitPlugin] }).catch(() => undefined);
+    if (linked) {
+      const scan = { ...graphOfMetafile(rootDir, linked.metafile), missingExports: missingExportsOf(linked.warnings) };
+      const inputs = Object.keys(linked.metafile.inputs).filter((input) => !input.includes(":")).map((input) => path.resolve(rootDir, input));
+      kept?.write(rootDir, entryFiles, inputs.filter((file) => isProjectFile(rootDir, file)), scan);
+      return scan;
+    }
     const graph: Graph = { imports: new Map(), specifiers: new Map() };
     try {
-      const result = await esbuild.build({ ...options, plugins: [kitPlugin, graphPlugin(rootDir, graph, mayHaveAliases(rootDir))] });
+      const result = await esbuild().build({ ...options, plugins: [kitPlugin, graphPlugin(rootDir, graph, mayHaveAliases(rootDir))] });
       return { ...graph, missingExports: missingExportsOf(result.warnings) };
     } catch (error) {
       const failure = error as { errors?: Message[]; warnings?: Message[] };

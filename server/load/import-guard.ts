@@ -36,18 +36,21 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 // Plain JavaScript, evaluated in its own thread: it must not depend on the kit's TypeScript loader, and
 // runs as CommonJS or as a module (\`--input-type=module\` reaches eval'd workers), hence getBuiltinModule.
 // It sleeps on the shared state (no message per import: two per tool were a tenth of a warm validate's CPU)
-// and wakes when the main thread changes it or the armed deadline passes.
+// until the deadline it read, and says which (\`sleeping\`): the main thread wakes it only for an earlier
+// deadline than that, which a run of imports, each due later than the one before, never has.
 const WATCHDOG_SOURCE = `
 const { workerData } = process.getBuiltinModule("node:worker_threads");
 const { writeSync } = process.getBuiltinModule("node:fs");
 const generation = new Int32Array(workerData, 0, 2);
 const deadline = new Float64Array(workerData, 8, 1);
-const report = new Uint8Array(workerData, 16);
+const sleeping = new Float64Array(workerData, 16, 1);
+const report = new Uint8Array(workerData, 24);
 for (;;) {
   const seen = Atomics.load(generation, 0);
   const at = deadline[0];
   const left = at - Date.now();
   if (at === 0 || left > 0) {
+    sleeping[0] = at;
     Atomics.wait(generation, 0, seen, at === 0 ? undefined : left);
     continue;
   }
@@ -58,11 +61,15 @@ for (;;) {
 `;
 
 const REPORT_BYTES = 4096;
-/** Shared with the watchdog: [generation, report length] (Int32), the deadline (Float64, ms; 0: none), the report (UTF-8). */
-const shared = new SharedArrayBuffer(16 + REPORT_BYTES);
+/**
+ * Shared with the watchdog: [generation, report length] (Int32), the deadline (Float64, ms; 0: none), the
+ * deadline the watchdog sleeps until (Float64, ms; 0: until woken), the report (UTF-8).
+ */
+const shared = new SharedArrayBuffer(24 + REPORT_BYTES);
 const generation = new Int32Array(shared, 0, 2);
 const deadline = new Float64Array(shared, 8, 1);
-const reportBytes = new Uint8Array(shared, 16);
+const sleeping = new Float64Array(shared, 16, 1);
+const reportBytes = new Uint8Array(shared, 24);
 const armed = new Map<number, { at: number; report: string }>();
 const encoder = new TextEncoder();
 
@@ -86,8 +93,11 @@ function arm(): void {
     generation[1] = encoder.encodeInto(first.report, reportBytes).written;
     deadline[0] = first.at;
   }
+  // A watchdog that has not slept yet reads the new generation, so it never waits on the old deadline; one
+  // asleep until a time before this deadline wakes by itself and reads it.
   Atomics.add(generation, 0, 1);
-  Atomics.notify(generation, 0);
+  const wakesBy = sleeping[0];
+  if (first && !(wakesBy !== 0 && wakesBy <= first.at)) Atomics.notify(generation, 0);
 }
 
 /** The file as a person at this terminal finds it. */

@@ -10,11 +10,12 @@
  * the importer remembers the failure and answers every later file that
  * imports it (per the import scan) with that failure, without running it.
  */
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire, isBuiltin } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { createJiti, type TransformOptions, type TransformResult } from "jiti";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type * as Esbuild from "esbuild";
+import type { createJiti as CreateJiti, TransformOptions, TransformResult } from "jiti";
 import { kitVersion } from "../kit-dir.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { authoringVirtualModules } from "./authoring-modules.ts";
@@ -23,8 +24,8 @@ import { guardedImport, ImportTimeoutError, importTimeoutMs } from "./import-gua
 import { explainInteropError } from "./interop-errors.ts";
 import { explainMissingModule } from "./missing-module.ts";
 import { projectFrames } from "./project-frame.ts";
-import { esbuildTransform } from "./esbuild-transform.ts";
-import { defaultTranspileCacheDir, TranspileCache } from "./transpile-cache.ts";
+import { esbuildTransform, esbuildTransformAhead, finishEsbuildOutput, takes } from "./esbuild-transform.ts";
+import { defaultTranspileCacheDir, packageVersion, TranspileCache } from "./transpile-cache.ts";
 import { recordSourceLines } from "./transpiled-lines.ts";
 
 export type ModuleImport =
@@ -64,11 +65,22 @@ export interface ProjectImporter {
 }
 
 const require = createRequire(import.meta.url);
+// Required, not imported: an ES module importing jiti's CommonJS has Node scan its 190 kB for exports (35 ms of CPU a start).
+const { createJiti } = require("jiti") as { createJiti: typeof CreateJiti };
 
 let transpileCache: TranspileCache | undefined;
 let babel: ((input: TransformOptions) => TransformResult) | undefined;
 
-const versionOf = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+function theTranspileCache(): TranspileCache {
+  transpileCache ??= new TranspileCache({
+    dir: defaultTranspileCacheDir(),
+    salt: `bdk ${kitVersion()} jiti ${packageVersion("jiti")} esbuild ${packageVersion("esbuild")}`,
+  });
+  return transpileCache;
+}
+
+/** The cache's input for esbuild's output of a file: the same whatever jiti's options, which only `finishEsbuildOutput` reads. */
+const esbuildEntry = (source: string, filename: string) => ({ source, filename, transpiler: "esbuild" });
 
 /**
  * esbuild (esbuild-transform.ts), else jiti's own Babel transform, behind
@@ -77,14 +89,16 @@ const versionOf = (name: string) => (require(`${name}/package.json`) as { versio
  * package's exports, hence the path.
  */
 function cachedTransform(input: TransformOptions): TransformResult {
-  transpileCache ??= new TranspileCache({
-    dir: defaultTranspileCacheDir(),
-    salt: `bdk ${kitVersion()} jiti ${versionOf("jiti")} esbuild ${versionOf("esbuild")}`,
-  });
+  const cache = theTranspileCache();
+  if (takes(input)) {
+    const output = cache.transform(esbuildEntry(input.source, input.filename), (missed) => esbuildTransform(missed.source, missed.filename) ?? { code: "", error: "esbuild cannot parse it" });
+    if (!output.error) {
+      recordSourceLines(input.filename, output.lines);
+      return { code: finishEsbuildOutput(output.code, input.async) };
+    }
+  }
   // Babel takes a while to load: a run that does not need it (all cached, or all taken by esbuild) does not load it.
-  const output = transpileCache.transform(input, (missed) => {
-    const fast = esbuildTransform(missed);
-    if (fast) return fast;
+  const output = cache.transform(input, (missed) => {
     babel ??= require(path.join(path.dirname(require.resolve("jiti")), "../dist/babel.cjs")) as (input: TransformOptions) => TransformResult;
     return babel(missed);
   });
@@ -92,24 +106,69 @@ function cachedTransform(input: TransformOptions): TransformResult {
   return { code: output.code, error: output.error };
 }
 
+/**
+ * Transpiles the project files a load is about to import (the import scan's)
+ * that the cache does not hold, all at once: one by one, each sync call of
+ * esbuild was a round trip, 2.5 ms a file of a cold load.
+ */
+export async function transpileAhead(esbuild: () => typeof Esbuild, files: Iterable<string>): Promise<void> {
+  const cache = theTranspileCache();
+  await Promise.all(
+    [...files].map(async (filename) => {
+      let source: string;
+      try {
+        source = readFileSync(filename, "utf8");
+      } catch {
+        return;
+      }
+      await cache.fill(esbuildEntry(source, filename), (missed) => esbuildTransformAhead(esbuild(), missed.source, missed.filename));
+    }),
+  );
+}
+
 /** Static imports as jiti's transform writes them: `await jitiImport("../lib/x.js")`. */
 const JITI_IMPORT = /\bjitiImport\((["'])([^"'\\\n]+)\1\)/g;
+
+/** A package specifier resolved once per folder: the same package from another file of the folder is the same file. */
+type PackageResolver = (specifier: string, fromFile: string) => string | undefined;
+
+const BARE = /^(?![./#]|[a-z]+:)/;
 
 /**
  * The transpiled module with each project import the scan resolved naming
  * its file. jiti resolves `../lib/x.js` (a `.ts` file) or an alias only
  * after trying every extension under every condition, each miss a thrown
  * error with a full stack: most of the load of a project with many tools.
- * Done after the cache, whose entries depend on the text alone. `aliases`:
- * whether jiti reads the tsconfig `paths` the scan resolved bare
- * specifiers with (not when the tsconfig cannot be read).
+ * A package (`zod`) it resolves again for every file that imports it, each
+ * time reading its package.json and exports: `packageFile` answers for a
+ * folder once. Done after the cache, whose entries depend on the text
+ * alone. `aliases`: whether jiti reads the tsconfig `paths` the scan
+ * resolved bare specifiers with (not when the tsconfig cannot be read).
  */
-function withResolvedImports(code: string, resolved: Map<string, string> | undefined, aliases: boolean): string {
-  if (!resolved) return code;
+function withResolvedImports(code: string, filename: string, resolved: Map<string, string> | undefined, aliases: boolean, packageFile: PackageResolver): string {
   return code.replace(JITI_IMPORT, (call: string, _quote: string, specifier: string) => {
-    const file = aliases || specifier.startsWith(".") ? resolved.get(specifier) : undefined;
+    const file = (aliases || specifier.startsWith(".") ? resolved?.get(specifier) : undefined) ?? (BARE.test(specifier) ? packageFile(specifier, filename) : undefined);
     return file ? `jitiImport(${JSON.stringify(file)})` : call;
   });
+}
+
+/**
+ * `specifier` as jiti resolves a static import of `fromFile` (jiti's own
+ * resolution, remembered per folder), for a package: not a builtin or a
+ * kit module (jiti answers those before it resolves), not one that cannot
+ * be resolved (jiti's own error then names it).
+ */
+function packageResolver(jiti: () => ReturnType<typeof CreateJiti>, virtualModules: Record<string, object>): PackageResolver {
+  const known = new Map<string, string | undefined>();
+  return (specifier, fromFile) => {
+    if (isBuiltin(specifier) || specifier in virtualModules) return undefined;
+    const key = `${path.dirname(fromFile)}\0${specifier}`;
+    if (!known.has(key)) {
+      const url = jiti().esmResolve(specifier, { parentURL: pathToFileURL(fromFile).href, try: true });
+      known.set(key, url?.startsWith("file:") ? fileURLToPath(url) : undefined);
+    }
+    return known.get(key);
+  };
 }
 
 /** Forget the project's own modules (not its node_modules) from the shared CommonJS cache jiti uses. */
@@ -210,24 +269,27 @@ function projectTsconfig(root: string): string | undefined {
  * that cannot be read (it extends a package that is not installed) costs
  * the aliases, not the load, and is reported.
  */
-function createProjectJiti(root: string, specifiers: ImportScan["specifiers"]): { jiti: ReturnType<typeof createJiti>; tsconfigProblem?: string } {
+function createProjectJiti(root: string, specifiers: ImportScan["specifiers"]): { jiti: ReturnType<typeof CreateJiti>; tsconfigProblem?: string } {
   const parent = pathToFileURL(path.join(root, "package.json")).href;
+  const virtualModules = authoringVirtualModules();
+  let jiti: ReturnType<typeof CreateJiti> | undefined;
+  const packageFile = packageResolver(() => jiti!, virtualModules);
   const options = (aliases: boolean) => ({
     moduleCache: true,
     interopDefault: true,
     fsCache: false,
     transform: (input: TransformOptions): TransformResult => {
       const output = cachedTransform(input);
-      return output.error || !input.filename ? output : { code: withResolvedImports(output.code, specifiers.get(input.filename), aliases) };
+      return output.error || !input.filename ? output : { code: withResolvedImports(output.code, input.filename, specifiers.get(input.filename), aliases, packageFile) };
     },
-    virtualModules: authoringVirtualModules(),
+    virtualModules,
   });
   const tsconfig = projectTsconfig(root);
-  if (!tsconfig) return { jiti: createJiti(parent, options(true)) };
+  if (!tsconfig) return { jiti: (jiti = createJiti(parent, options(true))) };
   try {
-    return { jiti: createJiti(parent, { ...options(true), tsconfigPaths: tsconfig }) };
+    return { jiti: (jiti = createJiti(parent, { ...options(true), tsconfigPaths: tsconfig })) };
   } catch (error) {
-    return { jiti: createJiti(parent, options(false)), tsconfigProblem: messageOf(error).split(root + path.sep).join("") };
+    return { jiti: (jiti = createJiti(parent, options(false))), tsconfigProblem: messageOf(error).split(root + path.sep).join("") };
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import type * as Esbuild from "esbuild";
 import type { ArtifactsDefinition } from "../authoring/artifacts.ts";
 import type { ChannelDefinition } from "../authoring/channels.ts";
 import type { ConnectionDefinition } from "../authoring/connections.ts";
@@ -27,7 +28,8 @@ import { loadEvals } from "./evals.ts";
 import { loadExtension } from "./extensions.ts";
 import { reportFailedModules, reportMissingExports } from "./import-diagnostics.ts";
 import { manifestModules, scanImports } from "./import-graph.ts";
-import { createProjectImporter } from "./importer.ts";
+import { createProjectImporter, transpileAhead } from "./importer.ts";
+import { defaultImportScanCache } from "./import-scan-cache.ts";
 import { loadInstructions } from "./instructions.ts";
 import { ProjectZod } from "./project-zod.ts";
 import { loadMarkdownSchedule } from "./schedules.ts";
@@ -125,12 +127,14 @@ export async function loadAgent(dir: string): Promise<LoadResult> {
   diagnostics.items.push(...discovery.diagnostics);
   if (!manifest) return { diagnostics: diagnostics.items };
 
-  return withEsbuild(async () => loadManifest(manifest, diagnostics));
+  return withEsbuild(async (esbuild) => loadManifest(esbuild, manifest, diagnostics));
 }
 
 /** Every module of the project imported and checked: the esbuild service is held meanwhile (esbuild-service.ts). */
-async function loadManifest(manifest: ProjectManifest, diagnostics: DiagnosticList): Promise<LoadResult> {
-  const scan = await scanImports(manifest.rootDir, manifestModules(manifest));
+async function loadManifest(esbuild: () => typeof Esbuild, manifest: ProjectManifest, diagnostics: DiagnosticList): Promise<LoadResult> {
+  const entryFiles = manifestModules(manifest);
+  const scan = await scanImports(manifest.rootDir, entryFiles, defaultImportScanCache());
+  await transpileAhead(esbuild, new Set([...entryFiles, ...(scan?.imports.keys() ?? []), ...[...(scan?.imports.values() ?? [])].flatMap((imported) => [...imported])]));
   const importer = createProjectImporter(manifest.rootDir, scan);
   const ctx: LoadContext = {
     rootDir: manifest.rootDir,

@@ -1,15 +1,17 @@
 /** Where in a project's own code an error was thrown, from its stack (lines as written: see transpiled-lines.ts). */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sourceLine } from "./transpiled-lines.ts";
+import { sourceLine, stackHasSourceLines } from "./transpiled-lines.ts";
 
 const STACK_FRAME = /\(?((?:file:\/\/)?\/[^():\n]+):(\d+):\d+\)?$/;
 
-function projectLocationIn(text: string, root: string): { absolute: string; line: number } | undefined {
+/** `transpiled`: whether the text's line is one of the code that runs (not yet read through `sourceLine`). */
+function projectLocationIn(text: string, root: string, transpiled = true): { absolute: string; line: number } | undefined {
   const frame = STACK_FRAME.exec(text.trim());
   if (!frame) return undefined;
   const absolute = frame[1].startsWith("file://") ? fileURLToPath(frame[1]) : frame[1];
-  return absolute.startsWith(root) && !absolute.slice(root.length).split(path.sep).includes("node_modules") ? { absolute, line: sourceLine(absolute, Number(frame[2])) } : undefined;
+  if (!absolute.startsWith(root) || absolute.slice(root.length).split(path.sep).includes("node_modules")) return undefined;
+  return { absolute, line: transpiled ? sourceLine(absolute, Number(frame[2])) : Number(frame[2]) };
 }
 
 /**
@@ -21,15 +23,17 @@ export function projectFrames(error: unknown, rootDir: string): { absolute: stri
   const root = rootDir.endsWith(path.sep) ? rootDir : rootDir + path.sep;
   const stack = error instanceof Error ? (error.stack ?? "").split("\n").slice(1) : [];
   const message = (error instanceof Error ? error.message : String(error)).split("\n");
-  return [...stack, ...message].map((line) => projectLocationIn(line, root)).filter((frame) => frame !== undefined);
+  const mapped = stackHasSourceLines(error);
+  return [...stack.map((line) => projectLocationIn(line, root, !mapped)), ...message.map((line) => projectLocationIn(line, root))].filter((frame) => frame !== undefined);
 }
 
 /** The first stack frame in the project's files (not its node_modules), or undefined. */
 export function projectFrame(error: unknown, rootDir: string): { absolute: string; line: number } | undefined {
   const root = rootDir.endsWith(path.sep) ? rootDir : rootDir + path.sep;
   const stack = error instanceof Error ? (error.stack ?? "") : "";
+  const mapped = stackHasSourceLines(error);
   for (const line of stack.split("\n").slice(1)) {
-    const frame = projectLocationIn(line, root);
+    const frame = projectLocationIn(line, root, !mapped);
     if (frame) return frame;
   }
   return undefined;

@@ -14,7 +14,8 @@
  * The folder is pruned to a bounded size, least recently used first.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 
@@ -64,6 +65,11 @@ export function defaultTranspileCacheDir(env: Record<string, string | undefined>
   return home ? path.join(home, ".cache", "bdk", "transpiled") : path.join(os.tmpdir(), `bdk-transpiled-${process.getuid?.() ?? "user"}`);
 }
 
+const require = createRequire(import.meta.url);
+
+/** An installed package's version (the caches' keys include the versions of what transpiles and scans). */
+export const packageVersion = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export class TranspileCache {
@@ -72,6 +78,8 @@ export class TranspileCache {
   /** False once the folder turned out not to be writable: transpiling then goes on without the cache. */
   private usable = true;
   private pruned = false;
+  /** Outputs `fill` made, by entry file, until `transform` takes them. */
+  private readonly ahead = new Map<string, TranspileOutput>();
 
   constructor(private readonly options: TranspileCacheOptions) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -80,6 +88,12 @@ export class TranspileCache {
   /** The cached output for `input`, else `transpile(input)` (stored unless it failed). */
   transform<Input extends TranspileInput>(input: Input, transpile: (input: Input) => TranspileOutput): TranspileOutput {
     const file = this.entryFile(input);
+    const ahead = this.ahead.get(file);
+    if (ahead) {
+      // Counted as a miss by `fill`.
+      this.ahead.delete(file);
+      return ahead;
+    }
     const cached = this.read(file);
     if (cached !== undefined) {
       this.stats.hits++;
@@ -89,6 +103,21 @@ export class TranspileCache {
     const output = transpile(input);
     if (!output.error) this.write(file, output);
     return output;
+  }
+
+  /**
+   * Stores `transpile(input)` unless an entry exists, and keeps it in memory
+   * for the `transform` of the same input in this process (undefined: it
+   * cannot be done ahead, `transform` will do it).
+   */
+  async fill<Input extends TranspileInput & { filename: string }>(input: Input, transpile: (input: Input) => Promise<TranspileOutput | undefined>): Promise<void> {
+    const file = this.entryFile(input);
+    if (existsSync(file)) return;
+    const output = await transpile(input);
+    if (!output || output.error) return;
+    this.stats.misses++;
+    this.ahead.set(file, output);
+    this.write(file, output);
   }
 
   private entryFile(input: TranspileInput): string {
