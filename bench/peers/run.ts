@@ -19,12 +19,13 @@
  *   npx tsx bench/peers/run.ts [--rounds 3] [--conversations 500] [--concurrency 50]
  *
  * Peers: Mastra (`@mastra/core` 1.71.0 on its Hono server adapter, its
- * MockLanguageModelV2). eve 0.80.1 is installed but not run yet: its
- * server is a Nitro app built by `eve build` and served by `eve start`, and
- * its session routes and `mockModel` (`eve/evals`) need an adapter here.
+ * MockLanguageModelV2) and eve 0.80.1 (the agent in bench/peers/eve-agent
+ * with eve's `mockModel`, compiled once per run by `eve build`), served both
+ * by `eve start` ("eve": its CLI, which serves the Nitro output from a child
+ * process) and by that Nitro output alone ("eve-nitro").
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, get, request } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -48,7 +49,8 @@ const SEQUENTIAL = 100;
 /** What each peer installs, exactly. */
 const PEER_PACKAGES: Record<string, string[]> = {
   mastra: ["@mastra/core@1.71.0", "@mastra/hono@1.7.9", "hono@4.13.19", "@hono/node-server@1.19.19"],
-  eve: ["eve@0.80.1"],
+  // eve's agents import `ai` (its peer dependency) and `zod`; pinned at the versions eve 0.80.1 resolved to.
+  eve: ["eve@0.80.1", "ai@7.0.173", "zod@4.6.7"],
 };
 
 /** `node`: the peers' Node, on npm's PATH so that its engine checks see the version the peer runs on. */
@@ -78,10 +80,12 @@ function node24(): string {
 
 interface Peer {
   name: string;
+  /** Before the clock of a cold start runs: empty the peer's store. */
+  reset?(): void;
   start(port: number): ChildProcess;
   /** The route whose first 200 ends the cold start. */
   ready: string;
-  /** One turn of a new conversation, read to its end (BDK: the session's stream until turn.completed; Mastra: the streamed answer). */
+  /** One turn of a new conversation, read to its end (BDK and eve: the session's stream until turn.completed; Mastra: the streamed answer). */
   turn(url: string, agent: Agent): Promise<void>;
 }
 
@@ -98,12 +102,22 @@ function readBody(target: string, method: "GET" | "POST", agent: Agent, body?: u
           resolve(text);
         }
       });
-      response.on("end", () => (response.statusCode === 200 || response.statusCode === 201 || response.statusCode === 202 ? resolve(text) : reject(new Error(`${target}: ${response.statusCode} ${text.slice(0, 200)}`))));
+      response.on("end", () => {
+        if (response.statusCode !== 200 && response.statusCode !== 201 && response.statusCode !== 202) reject(new Error(`${target}: ${response.statusCode} ${text.slice(0, 200)}`));
+        else if (until) reject(new Error(`${target}: the stream ended before the turn did: ${text.slice(-200)}`));
+        else resolve(text);
+      });
       response.on("error", reject);
     });
     req.on("error", reject);
     req.end(payload);
   });
+}
+
+/** BDK and eve share the shape of a turn: create the session with its first message, then read its stream until `turn.completed`. */
+async function sessionTurn(api: string, agent: Agent): Promise<void> {
+  const created = JSON.parse(await readBody(`${api}/session`, "POST", agent, { message: "hello" })) as { sessionId: string };
+  await readBody(`${api}/session/${created.sessionId}/stream`, "GET", agent, undefined, (text) => text.includes('"turn.completed"'));
 }
 
 function bdkPeer(): Peer {
@@ -116,10 +130,7 @@ function bdkPeer(): Peer {
         env: { ...process.env, BDK_MODEL: "scripted", NO_COLOR: "1" },
         stdio: "ignore",
       }),
-    async turn(url, agent) {
-      const created = JSON.parse(await readBody(`${url}/v1/session`, "POST", agent, { message: "hello" })) as { sessionId: string };
-      await readBody(`${url}/v1/session/${created.sessionId}/stream`, "GET", agent, undefined, (text) => text.includes('"turn.completed"'));
-    },
+    turn: (url, agent) => sessionTurn(`${url}/v1`, agent),
   };
 }
 
@@ -135,7 +146,71 @@ function mastraPeer(node: string, dir: string): Peer {
   };
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+/**
+ * The eve peers: bench/peers/eve-agent copied into eve's install and compiled
+ * once per run by `eve build`, then served two ways: `eve start` (what eve's
+ * self-hosting guide runs: its CLI stays resident and serves the Nitro output
+ * from a child process) and that Nitro output alone (`node
+ * .output/server/index.mjs`, with the environment `eve start` gives it).
+ */
+function evePeers(node: string, dir: string): Peer[] {
+  const agentDir = path.join(dir, "agent");
+  rmSync(agentDir, { recursive: true, force: true });
+  cpSync(path.join(KIT, "bench", "peers", "eve-agent", "agent"), agentDir, { recursive: true });
+  const cli = path.join(dir, "node_modules", "eve", "bin", "eve.js");
+  // Telemetry off: the bench talks to nothing but the peer on 127.0.0.1.
+  const env = { ...process.env, EVE_TELEMETRY_DISABLED: "1", PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` };
+  console.log(`building ${path.relative(KIT, agentDir)} with eve build`);
+  // No sandbox prepared: the mock model calls no tool, so no session opens one, and eve's default
+  // sandbox needs Docker, microsandbox or just-bash, none of which the bench installs.
+  execFileSync(node, [cli, "build", "--skip-sandbox-prewarm"], { cwd: dir, env, stdio: ["ignore", "ignore", "inherit"] });
+  const served = (name: string, command: (port: number) => { args: string[]; env: NodeJS.ProcessEnv }): Peer => ({
+    name,
+    ready: "/eve/v1/info",
+    // An empty store per start, as BDK gets a fresh state root: eve's local Workflow world keeps every session there
+    // (a loaded round leaves some 11,000 JSON files there, and removing them is no part of a start).
+    reset: () => rmSync(path.join(dir, ".eve", ".workflow-data"), { recursive: true, force: true }),
+    start(port) {
+      const { args, env: processEnv } = command(port);
+      return spawn(node, args, { cwd: dir, env: processEnv, stdio: "ignore" });
+    },
+    turn: (url, agent) => sessionTurn(`${url}/eve/v1`, agent),
+  });
+  return [
+    served("eve", (port) => ({ args: [cli, "start", "--host", "127.0.0.1", "--port", String(port)], env })),
+    served("eve-nitro", (port) => ({
+      args: [path.join(dir, ".output", "server", "index.mjs")],
+      env: { ...env, HOST: "127.0.0.1", PORT: String(port), NITRO_HOST: "127.0.0.1", NITRO_PORT: String(port) },
+    })),
+  ];
+}
+
+/** A file of /proc/<pid>, or undefined once the process is gone (a short-lived child may end between two reads). */
+function procFile(pid: number, file: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ESRCH") return undefined;
+    throw error;
+  }
+}
+
+/** Running: neither gone nor a zombie (a server whose parent died first may wait for a reaper that never comes). */
+function alive(pid: number): boolean {
+  const stat = procFile(pid, "stat");
+  return stat !== undefined && stat[stat.lastIndexOf(")") + 2] !== "Z";
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(procFile(pid, "status") ?? "")?.[1] ?? 0) / 1024;
+
+/** The running processes among a process and its descendants (`eve start` serves from a child process of its CLI), parents first. */
+function processTree(pid: number): number[] {
+  if (!alive(pid)) return [];
+  const tasks = existsSync(`/proc/${pid}/task`) ? readdirSync(`/proc/${pid}/task`) : [];
+  const children = tasks.flatMap((task) => (procFile(pid, `task/${task}/children`) ?? "").split(" ").filter(Boolean).map(Number));
+  return [pid, ...children.flatMap(processTree)];
+}
 
 function ok(target: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -148,7 +223,10 @@ function ok(target: string): Promise<boolean> {
 
 interface Figures {
   coldMs: number;
+  /** Of the process tree the peer's command started. */
   idleRssMb: number;
+  /** Idle RSS of each process of that tree, parents first. */
+  idleRssEachMb: number[];
   turnP50Ms: number;
   turnsPerSecond: number;
   loadP99Ms: number;
@@ -157,6 +235,7 @@ interface Figures {
 
 async function measure(peer: Peer, port: number): Promise<Figures> {
   const url = `http://127.0.0.1:${port}`;
+  peer.reset?.();
   const started = performance.now();
   const child = peer.start(port);
   try {
@@ -166,7 +245,7 @@ async function measure(peer: Peer, port: number): Promise<Figures> {
     }
     const coldMs = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const idleRssMb = rssMb(child.pid!);
+    const idleRssEachMb = processTree(child.pid!).map(rssMb);
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
     const sequential: number[] = [];
     for (let i = 0; i < SEQUENTIAL + 10; i++) {
@@ -189,38 +268,46 @@ async function measure(peer: Peer, port: number): Promise<Figures> {
     );
     const turnsPerSecond = CONVERSATIONS / ((performance.now() - loadStarted) / 1000);
     agent.destroy();
-    return { coldMs, idleRssMb, turnP50Ms: percentile(sequential, 50), turnsPerSecond, loadP99Ms: percentile(turns, 99), loadedRssMb: rssMb(child.pid!) };
+    const loadedRssMb = processTree(child.pid!).map(rssMb).reduce((sum, mb) => sum + mb, 0);
+    return { coldMs, idleRssMb: idleRssEachMb.reduce((sum, mb) => sum + mb, 0), idleRssEachMb, turnP50Ms: percentile(sequential, 50), turnsPerSecond, loadP99Ms: percentile(turns, 99), loadedRssMb };
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+    // Every process of the tree, so that the port is free for the next peer's round even if a parent does not pass the signal on.
+    const tree = child.exitCode === null ? processTree(child.pid!) : [];
+    for (const pid of tree) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
+    }
+    while (tree.some(alive)) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
-const FIGURES: { key: keyof Figures; label: string; unit: string }[] = [
+const FIGURES: { key: Exclude<keyof Figures, "idleRssEachMb">; label: string; unit: string }[] = [
   { key: "coldMs", label: "cold start to first 200", unit: "ms" },
-  { key: "idleRssMb", label: "idle RSS", unit: "MB" },
+  { key: "idleRssMb", label: "idle RSS (process tree)", unit: "MB" },
   { key: "turnP50Ms", label: "sequential turn p50", unit: "ms" },
   { key: "turnsPerSecond", label: `${CONVERSATIONS} conversations at concurrency ${CONCURRENCY}`, unit: "turns/s" },
   { key: "loadP99Ms", label: "turn p99 under that load", unit: "ms" },
-  { key: "loadedRssMb", label: "RSS after the load", unit: "MB" },
+  { key: "loadedRssMb", label: "RSS after the load (process tree)", unit: "MB" },
 ];
 
 const node = node24();
-const peers = [bdkPeer(), mastraPeer(node, install("mastra", node))];
-install("eve", node);
+const peers = [bdkPeer(), mastraPeer(node, install("mastra", node)), ...evePeers(node, install("eve", node))];
 console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}; BDK on Node ${process.version}, peers on ${execFileSync(node, ["--version"], { encoding: "utf8" }).trim()}`);
 const results = new Map<string, Figures[]>(peers.map((peer) => [peer.name, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const [index, peer] of peers.entries()) {
     const figures = await measure(peer, 4700 + index);
     results.get(peer.name)!.push(figures);
-    console.log(`round ${round + 1} ${peer.name}: ${FIGURES.map(({ key, unit }) => `${key} ${figures[key].toFixed(1)} ${unit}`).join(", ")}`);
+    const eachProcess = figures.idleRssEachMb.length > 1 ? ` (idle RSS by process, parent first: ${figures.idleRssEachMb.map((mb) => mb.toFixed(1)).join(" + ")} MB)` : "";
+    console.log(`round ${round + 1} ${peer.name}: ${FIGURES.map(({ key, unit }) => `${key} ${figures[key].toFixed(1)} ${unit}`).join(", ")}${eachProcess}`);
   }
 }
-const medianOf = (name: string, key: keyof Figures) => percentile(results.get(name)!.map((figures) => figures[key]), 50);
+const medianOf = (name: string, key: (typeof FIGURES)[number]["key"]) => percentile(results.get(name)!.map((figures) => figures[key]), 50);
 console.log(`\nmedians of ${ROUNDS} rounds | ${peers.map((peer) => peer.name).join(" | ")} | ${peers.slice(1).map((peer) => `bdk ÷ ${peer.name}`).join(" | ")}`);
 for (const { key, label, unit } of FIGURES) {
   const values = peers.map((peer) => medianOf(peer.name, key));
   console.log(`${label} (${unit}) | ${values.map((value) => value.toFixed(1)).join(" | ")} | ${values.slice(1).map((value) => (values[0]! / value).toFixed(2)).join(" | ")}`);
 }
-console.log("eve 0.80.1: installed, not measured (its Nitro server needs `eve build` and an adapter for its session routes; see bench/README.md)");
