@@ -31,7 +31,6 @@ function stubbedTool(tool: LoadedTool, stub: StubResult): LoadedTool {
   return {
     ...tool,
     stubbed: true,
-    stubFor: undefined,
     // Nothing runs, so nothing needs approval or a dry run.
     effect: () => "read",
     needsApproval: async () => false,
