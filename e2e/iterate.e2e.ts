@@ -76,3 +76,26 @@ test("edit and resend on a fork with other instructions: the fork's model got th
   await expect(diff).toContainText("pull/43");
   await expect(diff.getByTestId("diff-message").nth(1), "the edited message is marked as changed").toHaveAttribute("data-changed", "true");
 });
+
+test("stub this result on one tool call: the fork re-runs that turn with only that call stubbed", async ({ page }) => {
+  await page.goto("/playground");
+  const completed = page.locator('[data-testid=turn][data-status="completed"]');
+  await sendMessage(page, "Inspect https://github.com/acme/checkout/pull/42");
+  await expect(completed).toHaveCount(1);
+  await sendMessage(page, "Inspect https://github.com/acme/checkout/pull/43");
+  await expect(completed).toHaveCount(2);
+  const parentId = sessionIdOf(page)!;
+
+  const calls = page.getByTestId("tool-call");
+  await calls.nth(1).getByRole("button").first().click();
+  await calls.nth(1).getByTestId("stub-call").click();
+  const dialog = page.getByTestId("fork-dialog");
+  await expect(dialog.getByTestId("fork-message"), "cut at the message the call's turn answers").toHaveValue(/pull\/43/);
+  await dialog.getByRole("textbox", { name: "Stubbed result of inspect_pr call 2" }).fill('{"title":"Stubbed PR","files":[],"additions":0,"deletions":0}');
+  await page.getByTestId("fork-submit").click();
+  await expect.poll(() => sessionIdOf(page), { message: "the fork opened" }).not.toBe(parentId);
+  await expect(completed).toHaveCount(2);
+  await expect(calls.nth(1).getByText("stubbed"), "the re-run call got the stub").toBeVisible();
+  await expect(calls.nth(0).getByText("stubbed"), "the inherited call is the real one").toHaveCount(0);
+  await expect(page.getByTestId("assistant-text").last()).toContainText("Stubbed PR");
+});

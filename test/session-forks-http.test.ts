@@ -60,6 +60,47 @@ describe("bdk serve --dev on loopback", () => {
     expect(followUp.status).toBe(202);
   });
 
+  it("stubs one call of a tool: the fork's second price call gets the stub, its first and third run the tool", async () => {
+    const { sessionId, messageIndex } = await curlSession(dev);
+    const stub = { name: "price", call: 2, output: { sku: "STUB", price: 7 } };
+    const forked = await as(dev, undefined, `/v1/session/${sessionId}/fork`, post({ beforeIndex: messageIndex, overrides: { toolCallResults: [stub] } }));
+    expect(forked.status).toBe(202);
+    const fork = (await forked.json()) as { sessionId: string; continuationToken: string };
+    await settled(dev, undefined, fork.sessionId);
+    let token = fork.continuationToken;
+    for (const sku of ["B2", "C3"]) {
+      const reply = await as(dev, undefined, `/v1/session/${fork.sessionId}`, post({ message: `run price {"sku":"${sku}"}`, continuationToken: token }));
+      expect(reply.status).toBe(202);
+      token = ((await reply.json()) as { continuationToken: string }).continuationToken;
+      await settled(dev, undefined, fork.sessionId);
+    }
+    const results = (await (await as(dev, undefined, `/v1/session/${fork.sessionId}/events`)).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> })
+      .filter((event) => event.type === "action.result")
+      .map((event) => ({ output: event.data.output, stubbed: event.data.stubbed }));
+    expect(results).toEqual([
+      { output: { sku: "A1", price: 42 }, stubbed: undefined },
+      { output: { sku: "STUB", price: 7 }, stubbed: true },
+      { output: { sku: "C3", price: 42 }, stubbed: undefined },
+    ]);
+    const detail = (await (await as(dev, undefined, `/v1/session/${fork.sessionId}`)).json()) as { session: Record<string, unknown> };
+    expect(detail.session).toMatchObject({ overrides: { toolCallResults: [stub] } });
+
+    // A call before the cut is inherited with its result: stubbing it is refused, naming the fork's first call.
+    const secondMessage = (await (await as(dev, undefined, `/v1/session/${fork.sessionId}/events`)).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; index: number })
+      .filter((event) => event.type === "message.received")[1].index;
+    const inherited = await as(dev, undefined, `/v1/session/${fork.sessionId}/fork`, post({ beforeIndex: secondMessage, overrides: { toolCallResults: [{ ...stub, call: 1 }] } }));
+    expect(inherited.status).toBe(400);
+    expect(((await inherited.json()) as { message: string }).message).toBe(
+      "overrides.toolCallResults[0]: call 1 of price is before the fork point, so the fork inherits its result; the fork's first call of price is call 2.",
+    );
+  });
+
   it("answers 403 to another bearer principal on the token, fork and diff routes", async () => {
     const { sessionId, messageIndex } = await curlSession(dev);
     for (const [route, init] of [
@@ -80,6 +121,12 @@ describe("bdk serve --dev on loopback", () => {
       [{ beforeIndex: 0 }, /beforeIndex 0 is not a user message/],
       [{ beforeIndex: 1, overrides: { toolResults: { nope: { output: 1 } } } }, /no tool named "nope"/],
       [{ beforeIndex: 1, overrides: { temperature: 2 } }, /temperature/],
+      [{ beforeIndex: 1, overrides: { toolCallResults: [{ name: "nope", call: 1, output: 1 }] } }, /overrides.toolCallResults: no tool named "nope"/],
+      [{ beforeIndex: 1, overrides: { toolCallResults: [{ name: "price", call: 0, output: 1 }] } }, /call/],
+      [
+        { beforeIndex: 1, overrides: { toolCallResults: [{ name: "price", call: 1, output: 1 }, { name: "price", call: 1, output: 2 }] } },
+        /overrides.toolCallResults\[1\]: call 1 of price is stubbed twice/,
+      ],
     ];
     for (const [body, message] of cases) {
       const response = await as(dev, undefined, `/v1/session/${sessionId}/fork`, post(body));

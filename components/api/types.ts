@@ -173,6 +173,8 @@ export interface RunOverrides {
   params?: { id: string; value: string }[];
   instructions?: string;
   toolResults?: Record<string, { output: unknown; isError?: boolean }>;
+  /** Stubs of single calls: the `call`-th call of tool `name` in the session (inherited calls count). */
+  toolCallResults?: { name: string; call: number; output: unknown; isError?: boolean }[];
 }
 
 export interface ForkRequest {

@@ -122,7 +122,7 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
   if (request.resume) {
     const parked = request.resume;
     messages.push(assistantMessage(parked.text, parked.calls));
-    messages.push(await runToolCalls(parked.calls, parked.results, byName, request));
+    messages.push(await runToolCalls(parked.calls, parked.results, byName, request, [...request.history, ...messages]));
     request.emit({
       type: "step.completed",
       data: { step: parked.step, durationMs: 0, finishReason: "tool-calls", usage: ZERO_USAGE },
@@ -178,7 +178,7 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
     }
     if (outcome.toolCalls.length > 0) {
       request.emit({ type: "actions.requested", data: { actions: outcome.toolCalls } });
-      messages.push(await runToolCalls(outcome.toolCalls, new Map(), byName, request));
+      messages.push(await runToolCalls(outcome.toolCalls, new Map(), byName, request, [...request.history, ...messages]));
     }
     request.emit({
       type: "step.completed",
@@ -256,12 +256,15 @@ async function runToolCalls(
   recorded: ParkedStep["results"],
   byName: Map<string, LoadedTool>,
   request: TurnRequest,
+  /** The conversation so far, this step's calls included: where a fork's call stub finds the call's number. */
+  conversation: readonly ModelMessage[],
 ): Promise<ToolModelMessage> {
   const content: ToolModelMessage["content"] = [];
   for (const call of calls) {
     let result = recorded.get(call.toolCallId);
     if (!result) {
-      const outcome = await runOneCall(call, byName.get(call.name), request);
+      const tool = byName.get(call.name);
+      const outcome = await runOneCall(call, tool?.stubFor?.(callNumber(conversation, call)) ?? tool, request);
       request.emit({ type: "action.result", data: { toolCallId: call.toolCallId, name: call.name, ...outcome } });
       result = outcome;
     }
@@ -269,6 +272,20 @@ async function runToolCalls(
     request.abortSignal.throwIfAborted();
   }
   return { role: "tool", content };
+}
+
+/** The call's number among the calls of its tool in the conversation (1-based). */
+function callNumber(conversation: readonly ModelMessage[], call: ToolAction): number {
+  let count = 0;
+  for (const message of conversation) {
+    if (message.role !== "assistant" || typeof message.content === "string") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-call" || part.toolName !== call.name) continue;
+      count++;
+      if (part.toolCallId === call.toolCallId) return count;
+    }
+  }
+  return count + 1;
 }
 
 async function runOneCall(call: ToolAction, tool: LoadedTool | undefined, request: TurnRequest): Promise<ToolOutcome> {

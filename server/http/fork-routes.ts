@@ -10,6 +10,10 @@ const overridesBody = z
     params: z.array(z.object({ id: z.string().min(1), value: z.string() }).strict()).optional(),
     instructions: z.string().max(200_000).optional(),
     toolResults: z.record(z.string().min(1), z.object({ output: z.unknown(), isError: z.boolean().optional() }).strict()).optional(),
+    toolCallResults: z
+      .array(z.object({ name: z.string().min(1), call: z.number().int().min(1), output: z.unknown(), isError: z.boolean().optional() }).strict())
+      .max(1000)
+      .optional(),
   })
   .strict();
 

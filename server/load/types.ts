@@ -49,6 +49,8 @@ export interface LoadedTool {
   timeoutMs?: number;
   /** A fork's stand-in: `execute` answers the given result (its calls' `action.result` says `stubbed`). */
   stubbed?: true;
+  /** A fork's stubs of single calls: the stand-in answering the `call`-th call of this tool in the session, if that call is stubbed. */
+  stubFor?(call: number): LoadedTool | undefined;
 }
 
 export interface LoadedSkill {

@@ -5,6 +5,8 @@
  */
 import { BdkError } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft, Principal } from "../protocol/events.ts";
+import type { RunOverrides } from "../store/types.ts";
+import { checkCallStubs } from "./run-overrides.ts";
 
 export interface ForkCut {
   /** The source's events before the cut, as drafts for the fork's log (same order, so the same indexes). */
@@ -18,7 +20,7 @@ export function cutForFork(
   sourceId: string,
   events: readonly AnyBdkEvent[],
   beforeIndex: number,
-  fork: { owner: Principal; channel: string },
+  fork: { owner: Principal; channel: string; overrides: RunOverrides },
 ): ForkCut {
   const at = events.find((event) => event.index === beforeIndex);
   if (!at || at.type !== "message.received") {
@@ -28,13 +30,22 @@ export function cutForFork(
       `beforeIndex ${beforeIndex} is not a user message of session ${sourceId}: a fork starts at a message.received event (indexes ${messages.join(", ") || "none"}).`,
     );
   }
-  const inherited = events
-    .filter((event) => event.index < beforeIndex)
-    .map((event): EventDraft => {
+  const before = events.filter((event) => event.index < beforeIndex);
+  checkCallStubs(fork.overrides, answeredCalls(before));
+  const inherited = before.map((event): EventDraft => {
       if (event.type === "session.started") {
         return { type: event.type, data: { ...event.data, principal: fork.owner, channel: fork.channel, parentId: sourceId, forkedAt: beforeIndex } };
       }
       return (event.turnId ? { type: event.type, turnId: event.turnId, data: event.data } : { type: event.type, data: event.data }) as EventDraft;
     });
   return { inherited, message: at.data.message };
+}
+
+/** Calls with a result, by tool: the calls the model's history holds (an unanswered call is left out of it). */
+function answeredCalls(events: readonly AnyBdkEvent[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const event of events) {
+    if (event.type === "action.result" || event.type === "action.in_doubt") counts.set(event.data.name, (counts.get(event.data.name) ?? 0) + 1);
+  }
+  return counts;
 }

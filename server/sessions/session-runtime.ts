@@ -270,14 +270,14 @@ export class SessionRuntime {
   async fork(sourceId: string, input: ForkInput): Promise<TurnHandle> {
     const source = await this.requireSession(sourceId, input.principal);
     const overrides = input.overrides ?? {};
-    if (overrides.toolResults && !McpConnections.offersTools(this.agent)) checkToolStubs(overrides, staticToolNames(this.agent));
+    if ((overrides.toolResults || overrides.toolCallResults) && !McpConnections.offersTools(this.agent)) checkToolStubs(overrides, staticToolNames(this.agent));
     // An unknown or unconfigured model answers now (model_unavailable), not as a failed turn later.
     if (overrides.model !== undefined || overrides.params !== undefined) {
       this.options.resolveModels(modelConfigFor(this.agent.config, overrides), this.agent.name);
     }
     const channel = "http";
     const events = (await this.store.events.list(sourceId, { fromIndex: 0 })) as AnyBdkEvent[];
-    const cut = cutForFork(sourceId, events, input.beforeIndex, { owner: input.owner, channel });
+    const cut = cutForFork(sourceId, events, input.beforeIndex, { owner: input.owner, channel, overrides });
     const message = input.message ?? cut.message;
     const id = newSessionId();
     const token = newContinuationToken();

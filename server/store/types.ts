@@ -51,6 +51,19 @@ export interface RunOverrides {
   instructions?: string;
   /** Tool name → the result a call of it gets instead of running the tool. */
   toolResults?: Record<string, { output: unknown; isError?: boolean }>;
+  /**
+   * Stubs of single calls: the `call`-th call of tool `name` in the session
+   * (1-based, counting the calls that got a result, inherited ones included)
+   * gets this result; its other calls run (or take `toolResults`).
+   */
+  toolCallResults?: ToolCallStub[];
+}
+
+export interface ToolCallStub {
+  name: string;
+  call: number;
+  output: unknown;
+  isError?: boolean;
 }
 
 export interface SessionFork {

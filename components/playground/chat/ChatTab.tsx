@@ -12,7 +12,7 @@ import { Composer } from "./Composer.tsx";
 import { interleave } from "./notes.ts";
 import { SessionBar } from "./SessionBar.tsx";
 import { slashCommandsFromInfo } from "./slash-commands.ts";
-import { buildTranscript, type UserItem } from "./transcript.ts";
+import { buildTranscript, type ToolPart, type UserItem } from "./transcript.ts";
 import { TranscriptList } from "./TranscriptList.tsx";
 import { UserMessage } from "./UserMessage.tsx";
 import { useChatActions } from "./useChatActions.ts";
@@ -68,9 +68,10 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
   const hint = transcript.closed ? "This task session has ended; start a new chat to continue." : undefined;
 
   // Stable across renders, so the memoised transcript does not re-render while the draft changes.
-  const latest = useRef({ messageActions: iterate.messageActions, openSession: nav.openSession });
-  latest.current = { messageActions: iterate.messageActions, openSession: nav.openSession };
+  const latest = useRef({ messageActions: iterate.messageActions, toolActions: iterate.toolActions, openSession: nav.openSession });
+  latest.current = { messageActions: iterate.messageActions, toolActions: iterate.toolActions, openSession: nav.openSession };
   const messageActions = useCallback((item: UserItem) => latest.current.messageActions(item), []);
+  const toolActions = useCallback((part: ToolPart) => latest.current.toolActions(part), []);
   const openSession = useCallback((id: string) => latest.current.openSession(id), []);
   const showWelcome = !sessionId && sessionNotes.length === 0 && !showPending;
   const header: ReactNode = useMemo(
@@ -96,6 +97,7 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
         footer={footer}
         followKey={followKey}
         messageActions={messageActions}
+        toolActions={toolActions}
         onOpenSession={openSession}
       />
       <div className="border-t border-line bg-white/80 px-4 py-3 backdrop-blur dark:bg-zinc-950/80">

@@ -1,5 +1,5 @@
 "use client";
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { Badge } from "../../ui/Badge.tsx";
 import { JsonBlock } from "../../ui/JsonBlock.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -23,7 +23,7 @@ const frame: Record<ToolPart["status"], string> = {
 };
 
 /** One tool call inline in the chat: name, arguments, then output or error, approval controls while parked. */
-export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: string }) {
+export function ToolCallCard({ part, sessionId, actions }: { part: ToolPart; sessionId: string; actions?: ReactNode }) {
   const needsAttention =
     part.status === "awaiting_approval" || part.status === "awaiting_authorization" || part.status === "error" || (part.status === "in_doubt" && !part.inDoubt?.resolved);
   const [open, setOpen] = useState<boolean | null>(null);
@@ -90,6 +90,7 @@ export function ToolCallCard({ part, sessionId }: { part: ToolPart; sessionId: s
               <JsonBlock value={part.output} tone={part.status === "error" ? "error" : "neutral"} />
             </div>
           ) : null}
+          {actions ? <div className="flex justify-end">{actions}</div> : null}
         </div>
       ) : null}
     </div>

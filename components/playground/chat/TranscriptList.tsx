@@ -3,7 +3,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import type { ChatNote } from "./notes.ts";
 import { NoteView } from "./NoteView.tsx";
-import type { TranscriptItem, UserItem } from "./transcript.ts";
+import type { ToolPart, TranscriptItem, UserItem } from "./transcript.ts";
 import { TurnView } from "./TurnView.tsx";
 import { UserMessage } from "./UserMessage.tsx";
 
@@ -30,6 +30,7 @@ export const TranscriptList = memo(function TranscriptList({
   footer,
   followKey,
   messageActions,
+  toolActions,
   onOpenSession,
 }: {
   entries: TranscriptEntry[];
@@ -41,6 +42,8 @@ export const TranscriptList = memo(function TranscriptList({
   footer: ReactNode;
   followKey: number;
   messageActions: (item: UserItem) => ReactNode;
+  /** Under a tool call card (Stub this result). */
+  toolActions: (part: ToolPart) => ReactNode;
   onOpenSession: (id: string) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -84,7 +87,7 @@ export const TranscriptList = memo(function TranscriptList({
               className="absolute inset-x-0 top-0 pb-6"
               style={{ transform: `translateY(${row.start}px)` }}
             >
-              <Entry entry={entries[row.index]} sessionId={sessionId} messageActions={messageActions} onOpenSession={onOpenSession} />
+              <Entry entry={entries[row.index]} sessionId={sessionId} messageActions={messageActions} toolActions={toolActions} onOpenSession={onOpenSession} />
             </div>
           ))}
         </div>
@@ -98,17 +101,19 @@ function Entry({
   entry,
   sessionId,
   messageActions,
+  toolActions,
   onOpenSession,
 }: {
   entry: TranscriptEntry;
   sessionId: string;
   messageActions: (item: UserItem) => ReactNode;
+  toolActions: (part: ToolPart) => ReactNode;
   onOpenSession: (id: string) => void;
 }) {
   if ("note" in entry) return <NoteView note={entry.note} onOpenSession={onOpenSession} />;
   const item = entry.item;
   if (item.kind === "user") return <UserMessage text={item.text} files={item.files} actions={messageActions(item)} />;
-  if (item.kind === "turn") return <TurnView turn={item} sessionId={sessionId} />;
+  if (item.kind === "turn") return <TurnView turn={item} sessionId={sessionId} toolActions={toolActions} />;
   return <p className={item.tone === "error" ? "text-center text-xs text-tone-danger" : "text-center text-xs text-fg-muted"}>{item.text}</p>;
 }
 

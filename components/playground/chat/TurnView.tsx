@@ -4,10 +4,11 @@ import { AlertIcon } from "../../ui/icons.tsx";
 import { ReasoningBlock } from "./ReasoningBlock.tsx";
 import { ToolCallCard } from "./ToolCallCard.tsx";
 import { TurnFooter } from "./TurnFooter.tsx";
-import type { TurnItem } from "./transcript.ts";
+import type { ReactNode } from "react";
+import type { ToolPart, TurnItem } from "./transcript.ts";
 
 /** One agent turn: its reasoning, narration, tool calls and answer in the order they happened. */
-export function TurnView({ turn, sessionId }: { turn: TurnItem; sessionId: string }) {
+export function TurnView({ turn, sessionId, toolActions }: { turn: TurnItem; sessionId: string; toolActions: (part: ToolPart) => ReactNode }) {
   // From message.received until the turn shows something (loading, connecting, waiting for the model).
   const working = (turn.status === "starting" || turn.status === "running") && turn.parts.length === 0;
   return (
@@ -27,7 +28,7 @@ export function TurnView({ turn, sessionId }: { turn: TurnItem; sessionId: strin
               </div>
             );
           case "tool":
-            return <ToolCallCard key={part.key} part={part} sessionId={sessionId} />;
+            return <ToolCallCard key={part.key} part={part} sessionId={sessionId} actions={toolActions(part)} />;
           case "artifact":
             return (
               <p key={part.key} className="text-xs text-fg-muted">

@@ -7,7 +7,7 @@ import { inputClass, mutedText, textareaClass } from "../../ui/styles.ts";
 import { useApi } from "../api-context.tsx";
 import { useNavigation } from "../navigation.tsx";
 import { writeContinuationToken } from "../session/storage.ts";
-import { type ForkDraft, forkRequest, type StubDraft } from "./fork-form.ts";
+import { type CallStubDraft, type ForkDraft, forkRequest, type StubDraft } from "./fork-form.ts";
 
 export interface ForkTarget {
   sessionId: string;
@@ -16,6 +16,8 @@ export interface ForkTarget {
   /** "edit": the message field is the point (edit and resend); "fork": re-run it with overrides. */
   mode: "fork" | "edit";
   stubs: Record<string, StubDraft>;
+  /** The turn's calls one by one ("Stub this result" on a call card enables its own). */
+  callStubs: CallStubDraft[];
 }
 
 /** Fork from here / edit and resend: a new session cut at this message, with what to run differently. */
@@ -30,12 +32,15 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
     params: "",
     instructions: "",
     stubs: target.stubs,
+    callStubs: target.callStubs,
   });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (patch: Partial<ForkDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const setStub = (name: string, patch: Partial<StubDraft>) =>
     setDraft((current) => ({ ...current, stubs: { ...current.stubs, [name]: { ...current.stubs[name], ...patch } } }));
+  const setCallStub = (position: number, patch: Partial<StubDraft>) =>
+    setDraft((current) => ({ ...current, callStubs: current.callStubs.map((stub, at) => (at === position ? { ...stub, ...patch } : stub)) }));
 
   async function submit() {
     const result = forkRequest(draft);
@@ -107,30 +112,48 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
         {stubNames.length ? (
           <fieldset className="space-y-2">
             <legend className="text-xs font-medium">Tool results (a stubbed tool answers this instead of running)</legend>
-            {stubNames.map((name) => {
-              const stub = draft.stubs[name];
-              return (
-                <div key={name} className="space-y-1">
-                  <div className="flex items-center gap-2 text-xs">
-                    <label className="flex items-center gap-2">
-                      <input type="checkbox" className="size-4 accent-accent" checked={stub.enabled} onChange={(event) => setStub(name, { enabled: event.target.checked })} />
-                      <span className="font-mono">{name}</span>
-                    </label>
-                    {stub.enabled ? (
-                      <label className="ml-auto flex items-center gap-1">
-                        <input type="checkbox" className="size-3.5" checked={stub.isError} onChange={(event) => setStub(name, { isError: event.target.checked })} /> as an error
-                      </label>
-                    ) : null}
-                  </div>
-                  {stub.enabled ? (
-                    <textarea className={textareaClass} rows={4} aria-label={`Stubbed result of ${name}`} value={stub.output} onChange={(event) => setStub(name, { output: event.target.value })} />
-                  ) : null}
-                </div>
-              );
-            })}
+            {stubNames.map((name) => (
+              <StubEditor key={name} label={name} subject={name} stub={draft.stubs[name]} onChange={(patch) => setStub(name, patch)} />
+            ))}
+          </fieldset>
+        ) : null}
+        {draft.callStubs.length ? (
+          <fieldset className="space-y-2" data-testid="fork-call-stubs">
+            <legend className="text-xs font-medium">Single calls (only this call gets the result; the tool&apos;s other calls run)</legend>
+            {draft.callStubs.map((stub, position) => (
+              <StubEditor
+                key={stub.toolCallId}
+                label={`${stub.name} · call ${stub.call}`}
+                subject={`${stub.name} call ${stub.call}`}
+                stub={stub}
+                onChange={(patch) => setCallStub(position, patch)}
+              />
+            ))}
           </fieldset>
         ) : null}
       </div>
     </Modal>
+  );
+}
+
+/** A stub's switch, error flag and result text; `subject` names it for the result field's label. */
+function StubEditor({ label, subject, stub, onChange }: { label: string; subject: string; stub: StubDraft; onChange: (patch: Partial<StubDraft>) => void }) {
+  return (
+    <div className="space-y-1">
+      <div className="flex items-center gap-2 text-xs">
+        <label className="flex items-center gap-2">
+          <input type="checkbox" className="size-4 accent-accent" checked={stub.enabled} onChange={(event) => onChange({ enabled: event.target.checked })} />
+          <span className="font-mono">{label}</span>
+        </label>
+        {stub.enabled ? (
+          <label className="ml-auto flex items-center gap-1">
+            <input type="checkbox" className="size-3.5" checked={stub.isError} onChange={(event) => onChange({ isError: event.target.checked })} /> as an error
+          </label>
+        ) : null}
+      </div>
+      {stub.enabled ? (
+        <textarea className={textareaClass} rows={4} aria-label={`Stubbed result of ${subject}`} value={stub.output} onChange={(event) => onChange({ output: event.target.value })} />
+      ) : null}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AnyBdkEvent } from "../../api/types.ts";
 import { buildTranscript } from "../chat/transcript.ts";
-import { type ForkDraft, forkRequest, observedCalls } from "./fork-form.ts";
+import { type ForkDraft, forkRequest, messageBeforeCall, observedCallStubs, observedCalls } from "./fork-form.ts";
 
 const draft = (over: Partial<ForkDraft> = {}): ForkDraft => ({
   beforeIndex: 4,
@@ -11,6 +11,7 @@ const draft = (over: Partial<ForkDraft> = {}): ForkDraft => ({
   params: "",
   instructions: "",
   stubs: {},
+  callStubs: [],
   ...over,
 });
 
@@ -47,6 +48,18 @@ describe("forkRequest", () => {
     });
   });
 
+  it("sends an enabled single-call stub with its number", () => {
+    const callStubs = [
+      { name: "price", call: 2, toolCallId: "c2", enabled: true, output: '{"price":7}', isError: true },
+      { name: "price", call: 3, toolCallId: "c3", enabled: false, output: "1", isError: false },
+    ];
+    expect(forkRequest(draft({ callStubs }))).toEqual({
+      ok: true,
+      request: { beforeIndex: 4, overrides: { toolCallResults: [{ name: "price", call: 2, output: { price: 7 }, isError: true }] } },
+    });
+    expect(forkRequest(draft({ callStubs: [{ ...callStubs[0], output: "{" }] }))).toEqual({ ok: false, problem: "The stubbed result of price call 2 is not valid JSON." });
+  });
+
   it("names the field that is wrong", () => {
     expect(forkRequest(draft({ params: "effort" }))).toEqual({ ok: false, problem: "Params line 1: write id=value (e.g. effort=high)." });
     expect(forkRequest(draft({ stubs: { price: { enabled: true, output: "{", isError: false } } }))).toEqual({
@@ -71,5 +84,27 @@ describe("observedCalls", () => {
     ]);
     expect(observedCalls(transcript.items, 1)).toEqual({ price: { enabled: false, output: '{\n  "price": 42\n}', isError: false } });
     expect(Object.keys(observedCalls(transcript.items, 6))).toEqual(["stock"]);
+  });
+
+  it("numbers a turn's calls as the fork API counts them: by tool, over the whole session, answered calls only", () => {
+    const transcript = buildTranscript([
+      event(0, "session.started", { mode: "chat", channel: "http", principal: { type: "user", id: "local" } }),
+      event(1, "message.received", { message: "price of A1?" }, "t1"),
+      event(2, "actions.requested", { actions: [{ toolCallId: "c1", name: "price", input: { sku: "A1" } }] }, "t1"),
+      event(3, "action.result", { toolCallId: "c1", name: "price", output: { price: 42 }, isError: false, durationMs: 1 }, "t1"),
+      event(4, "message.received", { message: "and B2, C3?" }, "t2"),
+      event(5, "actions.requested", { actions: [{ toolCallId: "c2", name: "price", input: { sku: "B2" } }, { toolCallId: "c3", name: "stock", input: {} }, { toolCallId: "c4", name: "price", input: { sku: "C3" } }] }, "t2"),
+      event(6, "action.result", { toolCallId: "c2", name: "price", output: { price: 5 }, isError: false, durationMs: 1 }, "t2"),
+      event(7, "action.result", { toolCallId: "c3", name: "stock", output: 3, isError: false, durationMs: 1 }, "t2"),
+      event(8, "action.result", { toolCallId: "c4", name: "price", output: "no such sku", isError: true, durationMs: 1 }, "t2"),
+    ]);
+    expect(observedCallStubs(transcript.items, 4, "c4")).toEqual([
+      { name: "price", call: 2, toolCallId: "c2", enabled: false, output: '{\n  "price": 5\n}', isError: false },
+      { name: "stock", call: 1, toolCallId: "c3", enabled: false, output: "3", isError: false },
+      { name: "price", call: 3, toolCallId: "c4", enabled: true, output: '"no such sku"', isError: true },
+    ]);
+    const message = messageBeforeCall(transcript.items, "c4");
+    expect(message?.kind === "user" && message.firstIndex).toBe(4);
+    expect(messageBeforeCall(transcript.items, "nope")).toBeUndefined();
   });
 });

@@ -4,13 +4,21 @@
  * the dialog enforces are tested without a browser.
  */
 import type { ForkRequest, RunOverrides } from "../../api/types.ts";
-import type { TranscriptItem } from "../chat/transcript.ts";
+import type { TranscriptItem, UserItem } from "../chat/transcript.ts";
 
 export interface StubDraft {
   enabled: boolean;
   /** The result as JSON text. */
   output: string;
   isError: boolean;
+}
+
+/** A stub of one call: the `call`-th call of `name` in the session, as the fork API counts it. */
+export interface CallStubDraft extends StubDraft {
+  name: string;
+  call: number;
+  /** The source's call it was drafted from. */
+  toolCallId: string;
 }
 
 export interface ForkDraft {
@@ -23,24 +31,63 @@ export interface ForkDraft {
   params: string;
   instructions: string;
   stubs: Record<string, StubDraft>;
+  callStubs: CallStubDraft[];
 }
 
 export type ForkFormResult = { ok: true; request: ForkRequest } | { ok: false; problem: string };
 
-/** Tools called in the turn answering the message at `beforeIndex`, with their last observed result. */
-export function observedCalls(items: readonly TranscriptItem[], beforeIndex: number): Record<string, StubDraft> {
+/** The tool calls of the turn answering the message at `beforeIndex`, with their observed results and their number in the session. */
+function turnCalls(items: readonly TranscriptItem[], beforeIndex: number): (CallStubDraft & { answered: boolean })[] {
   const at = items.findIndex((item) => item.kind === "user" && item.firstIndex === beforeIndex);
-  const stubs: Record<string, StubDraft> = {};
-  for (let i = at + 1; at >= 0 && i < items.length; i++) {
+  const numbers = new Map<string, number>();
+  const calls: (CallStubDraft & { answered: boolean })[] = [];
+  for (let i = 0; at >= 0 && i < items.length; i++) {
     const item = items[i];
-    if (item.kind === "user") break;
+    if (item.kind === "user" && i > at) break;
     if (item.kind !== "turn") continue;
     for (const part of item.parts) {
       if (part.kind !== "tool") continue;
-      stubs[part.name] = { enabled: false, output: JSON.stringify(part.output ?? null, null, 2), isError: part.status === "error" };
+      // The API counts the calls the model's history holds: those that got a result.
+      const answered = part.status !== "running" && part.status !== "awaiting_approval" && part.status !== "awaiting_authorization";
+      const call = (numbers.get(part.name) ?? 0) + (answered ? 1 : 0);
+      numbers.set(part.name, call);
+      if (i < at) continue;
+      const output = JSON.stringify(part.output ?? null, null, 2);
+      calls.push({ name: part.name, call, toolCallId: part.toolCallId, enabled: false, output, isError: part.status === "error", answered });
     }
   }
-  return stubs;
+  return calls;
+}
+
+/** Tools called in the turn answering the message at `beforeIndex`, with their last observed result. */
+export function observedCalls(items: readonly TranscriptItem[], beforeIndex: number): Record<string, StubDraft> {
+  return Object.fromEntries(turnCalls(items, beforeIndex).map(({ output, isError, name }) => [name, { enabled: false, output, isError }]));
+}
+
+/** Each call of that turn as a single-call stub, the one with `stubbedCallId` enabled. */
+export function observedCallStubs(items: readonly TranscriptItem[], beforeIndex: number, stubbedCallId?: string): CallStubDraft[] {
+  return turnCalls(items, beforeIndex)
+    .filter((call) => call.answered)
+    .map(({ answered: _, ...call }) => ({ ...call, enabled: call.toolCallId === stubbedCallId }));
+}
+
+/** The user message a tool call's turn answers: where a fork re-running that call is cut. */
+export function messageBeforeCall(items: readonly TranscriptItem[], toolCallId: string): UserItem | undefined {
+  let message: UserItem | undefined;
+  for (const item of items) {
+    if (item.kind === "user") message = item;
+    if (item.kind === "turn" && item.parts.some((part) => part.kind === "tool" && part.toolCallId === toolCallId)) return message;
+  }
+  return undefined;
+}
+
+/** The result as JSON, or undefined when the text is not JSON. */
+function parsed(stub: StubDraft): { output: unknown; isError?: true } | undefined {
+  try {
+    return { output: JSON.parse(stub.output), ...(stub.isError ? { isError: true as const } : {}) };
+  } catch {
+    return undefined;
+  }
 }
 
 export function forkRequest(draft: ForkDraft): ForkFormResult {
@@ -58,13 +105,19 @@ export function forkRequest(draft: ForkDraft): ForkFormResult {
   const toolResults: NonNullable<RunOverrides["toolResults"]> = {};
   for (const [name, stub] of Object.entries(draft.stubs)) {
     if (!stub.enabled) continue;
-    try {
-      toolResults[name] = { output: JSON.parse(stub.output), ...(stub.isError ? { isError: true } : {}) };
-    } catch {
-      return { ok: false, problem: `The stubbed result of ${name} is not valid JSON.` };
-    }
+    const result = parsed(stub);
+    if (!result) return { ok: false, problem: `The stubbed result of ${name} is not valid JSON.` };
+    toolResults[name] = result;
   }
   if (Object.keys(toolResults).length) overrides.toolResults = toolResults;
+  const toolCallResults: NonNullable<RunOverrides["toolCallResults"]> = [];
+  for (const stub of draft.callStubs) {
+    if (!stub.enabled) continue;
+    const result = parsed(stub);
+    if (!result) return { ok: false, problem: `The stubbed result of ${stub.name} call ${stub.call} is not valid JSON.` };
+    toolCallResults.push({ name: stub.name, call: stub.call, ...result });
+  }
+  if (toolCallResults.length) overrides.toolCallResults = toolCallResults;
   const message = draft.message.trim();
   if (!message) return { ok: false, problem: "The message is empty." };
   return {

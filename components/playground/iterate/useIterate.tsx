@@ -1,15 +1,15 @@
 "use client";
 import { type ReactNode, useState } from "react";
 import { Button } from "../../ui/Button.tsx";
-import type { TranscriptItem, UserItem } from "../chat/transcript.ts";
+import type { ToolPart, TranscriptItem, UserItem } from "../chat/transcript.ts";
 import { ForkDialog, type ForkTarget } from "./ForkDialog.tsx";
-import { observedCalls } from "./fork-form.ts";
+import { messageBeforeCall, observedCallStubs, observedCalls } from "./fork-form.ts";
 import { RunDiffView } from "./RunDiffView.tsx";
 import { SaveEvalDialog } from "./SaveEvalDialog.tsx";
 
 /**
  * The iteration loop's hooks into the Chat tab: Fork / Edit under each user
- * message, Compare with the parent and Save as eval case in the session bar,
+ * message, Stub this result on each finished tool call, Compare with the parent and Save as eval case in the session bar,
  * and the dialogs they open.
  */
 export function useIterate(options: { sessionId: string | null; items: readonly TranscriptItem[]; title?: string; parentId?: string }) {
@@ -18,8 +18,26 @@ export function useIterate(options: { sessionId: string | null; items: readonly 
   const [comparing, setComparing] = useState(false);
   const [saving, setSaving] = useState(false);
 
-  const open = (item: UserItem, mode: ForkTarget["mode"]) =>
-    sessionId && setFork({ sessionId, beforeIndex: item.firstIndex, message: item.text, mode, stubs: observedCalls(items, item.firstIndex) });
+  const open = (item: UserItem, mode: ForkTarget["mode"], stubbedCallId?: string) =>
+    sessionId &&
+    setFork({
+      sessionId,
+      beforeIndex: item.firstIndex,
+      message: item.text,
+      mode,
+      stubs: observedCalls(items, item.firstIndex),
+      callStubs: observedCallStubs(items, item.firstIndex, stubbedCallId),
+    });
+
+  /** A fork cut at the message this call's turn answers, re-running it with this one call stubbed. */
+  const toolActions = (part: ToolPart): ReactNode => {
+    const message = sessionId && (part.status === "done" || part.status === "error") && !part.subagent ? messageBeforeCall(items, part.toolCallId) : undefined;
+    return message ? (
+      <button type="button" className="text-xs font-medium text-accent-fg hover:underline" onClick={() => open(message, "fork", part.toolCallId)} data-testid="stub-call">
+        Stub this result
+      </button>
+    ) : null;
+  };
 
   const messageActions = (item: UserItem): ReactNode =>
     sessionId ? (
@@ -56,5 +74,5 @@ export function useIterate(options: { sessionId: string | null; items: readonly 
       {saving && sessionId ? <SaveEvalDialog sessionId={sessionId} title={title} onClose={() => setSaving(false)} /> : null}
     </>
   );
-  return { messageActions, barActions, dialogs };
+  return { messageActions, toolActions, barActions, dialogs };
 }
