@@ -29,6 +29,56 @@ const base: Record<string, Mode> = {
   accent: ["indigo-600", "indigo-500"], // primary buttons, focus, selection
   "accent-fg": ["indigo-700", "indigo-300"], // accent text and links
   "accent-soft": ["indigo-50", "indigo-500/10"], // selected rows, active tabs
+  "surface-card": ["white", "zinc-900/60"], // cards laid on the page: agent cards, tool calls
+  "surface-card-hover": ["zinc-50", "zinc-800/50"], // a card's hovered header
+  "surface-soft": ["zinc-50", "zinc-900/60"], // notes, hovered list rows
+  "surface-menu-hover": ["zinc-50", "zinc-800"], // hovered menu items
+  "surface-inset": ["zinc-100", "zinc-900"], // code-block header, docs code, hovered docs links
+  "surface-code": ["zinc-50", "zinc-950"], // code blocks in Markdown
+  "surface-well": ["zinc-50", "zinc-950/60"], // JSON blocks inside cards
+  "surface-inverse": ["zinc-900", "white"], // the selected segment of a segmented control
+  backdrop: ["zinc-950/50", "zinc-950/50"], // behind a modal
+  "line-faint": ["zinc-100", "zinc-800/60"], // between rows of dense tables and lists
+  "fg-strong": ["zinc-900", "white"], // hovered text of quiet controls
+  "fg-subtle": ["zinc-600", "zinc-400"], // muted text in rendered docs
+  "fg-dim": ["zinc-400", "zinc-400"], // icons, spinners, list markers, dim counters
+  "fg-on-accent": ["white", "white"], // text on a solid fill: accent, tone -solid, trace bars, logo
+  "fg-on-inverse": ["white", "zinc-900"], // text on surface-inverse
+  "accent-solid": ["indigo-600", "indigo-600"], // link-buttons, a hovered link underline
+  "accent-bright": ["indigo-500", "indigo-500"], // focus borders and rings, hovered icons
+  "accent-line": ["indigo-400", "indigo-500"], // hovered card and chip borders
+  "accent-selected-line": ["indigo-500", "indigo-400"], // a selected chip's border
+  "accent-selected-fg": ["indigo-700", "indigo-200"], // a selected chip's text
+  "accent-active": ["indigo-50", "indigo-500/20"], // the active menu item
+  "accent-active-fg": ["indigo-900", "indigo-100"], // the active menu item's text
+  "link-line": ["indigo-300", "indigo-500/40"], // link underlines in Markdown
+  highlight: ["amber-200/70", "amber-400/30"], // matched text in search results
+  "brand-from": ["indigo-500", "indigo-500"], // the logo's gradient
+  "brand-to": ["violet-600", "violet-600"],
+};
+
+/**
+ * Tone shades beyond the four every tone has, each used by one kind of element.
+ * `mark-<name>` is an icon or mark that keeps one colour in both modes.
+ */
+const toneExtras: Record<string, Mode> = {
+  "tone-danger-strong": ["red-900", "red-200"], // error text in a JSON block
+  "tone-danger-faint": ["red-50/60", "red-500/5"], // a regressed row in a comparison
+  "tone-danger-line-strong": ["red-300", "red-500/40"], // an errored tool call's frame
+  "tone-warning-faint": ["amber-50", "amber-500/10"], // a flipped assertion's row
+  "tone-warning-label": ["amber-700", "amber-400"], // the "flipped" label
+  "tone-warning-raised": ["amber-100", "amber-500/20"], // code and hovered buttons on a warning banner
+  "tone-warning-divider": ["amber-200", "amber-500/20"], // a warning banner's edge
+  "tone-warning-edge": ["amber-400", "amber-400"], // a field that needs input: border and ring
+  "tone-warning-placeholder": ["amber-600", "amber-400"], // that field's placeholder
+  "tone-success-faint": ["emerald-50", "emerald-500/10"], // a success note
+  "tone-info-bright": ["sky-600", "sky-400"], // "running" next to a tool call
+  "mark-success": ["emerald-600", "emerald-600"], // a passed check
+  "mark-warning": ["amber-500", "amber-500"], // a soft failure, a pending approval, a missing token
+  "mark-warning-strong": ["amber-600", "amber-600"], // the "(soft)" label
+  "mark-danger": ["red-600", "red-600"], // a failed check
+  "mark-required": ["red-500", "red-500"], // the asterisk of a required field
+  "mark-special": ["violet-500", "violet-500"], // a sub-agent's icon
 };
 
 /**
@@ -70,6 +120,7 @@ const trace: Record<string, Mode> = {
 const palette: Record<string, Mode> = {
   ...base,
   ...trace,
+  ...toneExtras,
   ...Object.assign({}, ...Object.entries(tones).map(([name, hue]) => toneColours(name, hue))),
 };
 

@@ -44,7 +44,7 @@ export default async function DocsIndexPage(props: Props) {
             </a>
             <p className="mt-1 text-sm leading-relaxed text-fg-muted">
               {hit.snippet.before}
-              <mark className="rounded-sm bg-amber-200/70 px-0.5 text-inherit dark:bg-amber-400/30">{hit.snippet.match}</mark>
+              <mark className="rounded-sm bg-highlight px-0.5 text-inherit">{hit.snippet.match}</mark>
               {hit.snippet.after}
             </p>
           </li>

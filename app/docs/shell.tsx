@@ -10,7 +10,7 @@ export function DocsShell({ current, query, children }: { current?: string; quer
       <header className="border-b border-line">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-3 px-4 py-3">
           <a href="/docs" className="flex items-center gap-2">
-            <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-xs font-bold text-white shadow-sm">
+            <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-brand-from to-brand-to text-xs font-bold text-fg-on-accent shadow-sm">
               B
             </span>
             <span className="text-sm font-semibold tracking-tight">BDK docs</span>
@@ -22,9 +22,9 @@ export function DocsShell({ current, query, children }: { current?: string; quer
               defaultValue={query}
               placeholder="Search the docs"
               aria-label="Search the docs"
-              className="h-9 w-full rounded-md border border-line-strong bg-surface-raised px-3 text-sm placeholder:text-fg-faint focus-visible:border-indigo-500 focus-visible:outline-none"
+              className="h-9 w-full rounded-md border border-line-strong bg-surface-raised px-3 text-sm placeholder:text-fg-faint focus-visible:border-accent-bright focus-visible:outline-none"
             />
-            <button type="submit" className="h-9 rounded-md bg-indigo-600 px-3 text-sm font-medium text-white hover:bg-indigo-500">
+            <button type="submit" className="h-9 rounded-md bg-accent-solid px-3 text-sm font-medium text-fg-on-accent hover:bg-accent-bright">
               Search
             </button>
           </form>
@@ -41,7 +41,7 @@ export function DocsShell({ current, query, children }: { current?: string; quer
                   className={
                     page.slug === current
                       ? "block rounded-md bg-accent-soft px-2 py-1 font-medium text-accent-fg"
-                      : "block rounded-md px-2 py-1 text-fg-muted hover:bg-zinc-100 hover:text-fg dark:hover:bg-zinc-900"
+                      : "block rounded-md px-2 py-1 text-fg-muted hover:bg-surface-inset hover:text-fg"
                   }
                 >
                   {page.title}

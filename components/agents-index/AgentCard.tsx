@@ -9,17 +9,17 @@ export function AgentCard({ agent }: { agent: AgentIndexEntry }) {
     <li>
       <a
         href={href}
-        className="group flex h-full flex-col gap-2 rounded-xl border border-line bg-white p-4 shadow-sm transition hover:border-indigo-400 hover:shadow-md dark:bg-zinc-900/60 dark:hover:border-indigo-500"
+        className="group flex h-full flex-col gap-2 rounded-xl border border-line bg-surface-card p-4 shadow-sm transition hover:border-accent-line hover:shadow-md"
       >
         <span className="flex items-center gap-2">
-          <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-50 text-sm font-bold text-accent-fg dark:bg-indigo-500/15">
+          <span className="flex size-8 items-center justify-center rounded-lg bg-tone-accent-soft text-sm font-bold text-accent-fg">
             {title.slice(0, 1).toUpperCase()}
           </span>
           <span className="min-w-0 flex-1">
             <span className="block truncate font-semibold">{title}</span>
             <span className="block truncate font-mono text-xs text-fg-muted">{href}</span>
           </span>
-          <ChevronIcon className="size-4 text-zinc-400 group-hover:text-indigo-500" />
+          <ChevronIcon className="size-4 text-fg-dim group-hover:text-accent-bright" />
         </span>
         {agent.description ? <span className="text-sm text-fg-muted">{agent.description}</span> : null}
         {model ? <span className="font-mono text-xs text-fg-muted">{model}</span> : null}

@@ -19,7 +19,7 @@ export function AgentsIndex() {
       <div className="min-h-dvh">
         <header className="border-b border-line">
           <div className="mx-auto flex max-w-5xl items-center gap-3 px-4 py-3">
-            <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-xs font-bold text-white shadow-sm">B</span>
+            <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-brand-from to-brand-to text-xs font-bold text-fg-on-accent shadow-sm">B</span>
             <h1 className="flex-1 text-sm font-semibold tracking-tight">BDK agents</h1>
             <TokenField />
           </div>
@@ -48,7 +48,7 @@ function AgentList() {
       <EmptyState
         title="This server hosts a single agent"
         action={
-          <a href="/playground" className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-4 text-sm font-medium text-white hover:bg-indigo-500">
+          <a href="/playground" className="inline-flex h-9 items-center rounded-md bg-accent-solid px-4 text-sm font-medium text-fg-on-accent hover:bg-accent-bright">
             Open the playground
           </a>
         }

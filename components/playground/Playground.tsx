@@ -56,7 +56,7 @@ function PlaygroundApp() {
 
   return (
     <div className="flex h-dvh flex-col">
-      <header className="shrink-0 border-b border-line bg-white/90 backdrop-blur dark:bg-zinc-950/90">
+      <header className="shrink-0 border-b border-line bg-surface/90 backdrop-blur">
         <Header info={info.data} loading={info.isLoading} base={api.base} modelInUse={inUse} />
         {inUse === "scripted" ? <ScriptedBanner configured={configured} /> : null}
         {info.isError ? <InfoError error={info.error} /> : null}

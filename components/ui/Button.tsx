@@ -5,11 +5,11 @@ export type Variant = "primary" | "secondary" | "ghost" | "danger" | "success";
 type Size = "sm" | "md";
 
 const variants: Record<Variant, string> = {
-  primary: "bg-accent text-white hover:bg-accent/85 shadow-sm",
+  primary: "bg-accent text-fg-on-accent hover:bg-accent/85 shadow-sm",
   secondary: "border border-line-strong bg-surface-raised text-fg hover:bg-surface-hover",
   ghost: "text-fg-soft hover:bg-surface-hover hover:text-fg",
-  danger: "bg-tone-danger-solid text-white hover:bg-tone-danger-solid/85 shadow-sm",
-  success: "bg-tone-success-solid text-white hover:bg-tone-success-solid/85 shadow-sm",
+  danger: "bg-tone-danger-solid text-fg-on-accent hover:bg-tone-danger-solid/85 shadow-sm",
+  success: "bg-tone-success-solid text-fg-on-accent hover:bg-tone-success-solid/85 shadow-sm",
 };
 
 const sizes: Record<Size, string> = {

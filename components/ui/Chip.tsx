@@ -12,7 +12,7 @@ export function Chip({ pressed, onToggle, children, title }: { pressed: boolean;
       className={cx(
         "inline-flex h-7 items-center gap-1.5 rounded-full border px-2.5 text-xs font-medium whitespace-nowrap transition-colors",
         pressed
-          ? "border-indigo-500 bg-indigo-50 text-indigo-700 dark:border-indigo-400 dark:bg-indigo-500/15 dark:text-indigo-200"
+          ? "border-accent-selected-line bg-tone-accent-soft text-accent-selected-fg"
           : "border-line-strong text-fg-soft hover:bg-surface-hover",
       )}
     >

@@ -26,8 +26,8 @@ export const JsonBlock = memo(function JsonBlock({
         className={cx(
           "max-h-80 overflow-auto rounded-md px-3 py-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-words scrollbar-thin",
           tone === "error"
-            ? "bg-tone-danger-soft text-red-900 dark:text-red-200"
-            : "bg-zinc-50 text-fg dark:bg-zinc-950/60",
+            ? "bg-tone-danger-soft text-tone-danger-strong"
+            : "bg-surface-well text-fg",
         )}
       >
         {nodes}

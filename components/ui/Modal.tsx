@@ -41,7 +41,7 @@ export function Modal({ title, onClose, children, footer }: { title: ReactNode; 
   }
 
   return (
-    <div className="fixed inset-0 z-50 flex items-end justify-center bg-zinc-950/50 p-0 backdrop-blur-[2px] sm:items-center sm:p-6" onMouseDown={onClose}>
+    <div className="fixed inset-0 z-50 flex items-end justify-center bg-backdrop p-0 backdrop-blur-[2px] sm:items-center sm:p-6" onMouseDown={onClose}>
       <div
         ref={panel}
         role="dialog"
@@ -61,7 +61,7 @@ export function Modal({ title, onClose, children, footer }: { title: ReactNode; 
             data-close
             aria-label="Close"
             onClick={onClose}
-            className="rounded p-1 text-fg-muted hover:bg-surface-hover hover:text-zinc-900 dark:hover:text-white"
+            className="rounded p-1 text-fg-muted hover:bg-surface-hover hover:text-fg-strong"
           >
             <XIcon />
           </button>

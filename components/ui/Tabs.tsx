@@ -65,8 +65,8 @@ export function TabList<T extends string>({
             className={cx(
               "relative inline-flex h-8 shrink-0 items-center gap-1.5 rounded-md px-3 text-sm font-medium transition-colors",
               selected
-                ? "bg-zinc-900 text-surface-raised dark:bg-white"
-                : "text-fg-muted hover:bg-surface-hover hover:text-zinc-900 dark:hover:text-white",
+                ? "bg-surface-inverse text-fg-on-inverse"
+                : "text-fg-muted hover:bg-surface-hover hover:text-fg-strong",
             )}
           >
             {tab.label}

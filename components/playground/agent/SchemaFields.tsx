@@ -10,7 +10,7 @@ export function SchemaFields({ schema }: { schema: unknown }) {
         <li key={field.name} className="flex flex-wrap items-baseline gap-x-2">
           <span className="font-mono font-medium text-fg">
             {field.name}
-            {field.required ? <span className="text-red-500" title="required">*</span> : null}
+            {field.required ? <span className="text-mark-required" title="required">*</span> : null}
           </span>
           <span className="font-mono text-accent-fg">{field.type}</span>
           {field.description ? <span className="text-fg-muted">{field.description}</span> : null}

@@ -44,7 +44,7 @@ export function ApprovalsTab({ query }: { query: UseQueryResult<{ approvals: Pen
               <InboxEntry
                 key={approval.approvalId}
                 testId="approval"
-                icon={<WrenchIcon className="size-4 text-amber-500" />}
+                icon={<WrenchIcon className="size-4 text-mark-warning" />}
                 name={approval.name}
                 at={approval.createdAt}
                 sessionId={approval.sessionId}
@@ -67,7 +67,7 @@ export function ApprovalsTab({ query }: { query: UseQueryResult<{ approvals: Pen
               <InboxEntry
                 key={`${call.sessionId}/${call.toolCallId}`}
                 testId="in-doubt-call"
-                icon={<AlertIcon className="size-4 text-amber-500" />}
+                icon={<AlertIcon className="size-4 text-mark-warning" />}
                 name={call.name}
                 at={call.startedAt}
                 atPrefix="started "

@@ -100,7 +100,7 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
         toolActions={toolActions}
         onOpenSession={openSession}
       />
-      <div className="border-t border-line bg-white/80 px-4 py-3 backdrop-blur dark:bg-zinc-950/80">
+      <div className="border-t border-line bg-surface/80 px-4 py-3 backdrop-blur">
         <div className="mx-auto max-w-3xl">
           <Composer
             commands={commands}

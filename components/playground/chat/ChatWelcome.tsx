@@ -8,7 +8,7 @@ export function ChatWelcome({ info, commands, onPick }: { info: AgentInfo | unde
   const suggestions = ["What can you do?", ...routeCommands.map((command) => `/${command.name} `), "/help"];
   return (
     <div className="mx-auto flex max-w-xl flex-col items-center gap-4 py-12 text-center sm:py-20">
-      <div className="flex size-12 items-center justify-center rounded-2xl bg-gradient-to-br from-indigo-500 to-violet-600 text-lg font-bold text-white shadow-lg">
+      <div className="flex size-12 items-center justify-center rounded-2xl bg-gradient-to-br from-brand-from to-brand-to text-lg font-bold text-fg-on-accent shadow-lg">
         {(info?.displayName ?? info?.name ?? "B").slice(0, 1).toUpperCase()}
       </div>
       <div>
@@ -27,14 +27,14 @@ export function ChatWelcome({ info, commands, onPick }: { info: AgentInfo | unde
             key={text}
             type="button"
             onClick={() => onPick(text)}
-            className="rounded-full border border-line-strong px-3 py-1 text-xs text-fg-soft hover:border-indigo-400 hover:bg-accent-soft dark:hover:border-indigo-500"
+            className="rounded-full border border-line-strong px-3 py-1 text-xs text-fg-soft hover:border-accent-line hover:bg-accent-soft"
           >
             {text.trim()}
           </button>
         ))}
       </div>
       {routeCommands.length ? (
-        <p className="text-xs text-zinc-400">
+        <p className="text-xs text-fg-dim">
           Type <kbd className="rounded border border-line-strong px-1 font-mono">/</kbd> for commands such as {commandUsage(routeCommands[0])}
         </p>
       ) : null}

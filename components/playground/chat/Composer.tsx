@@ -101,7 +101,7 @@ export function Composer({
       }}
     >
       {menuOpen ? <SlashMenu id={menuId} commands={matches} active={active} onPick={complete} /> : null}
-      <div className="flex items-end gap-2 rounded-xl border border-line-strong bg-surface-raised p-1.5 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/20">
+      <div className="flex items-end gap-2 rounded-xl border border-line-strong bg-surface-raised p-1.5 shadow-sm focus-within:border-accent-bright focus-within:ring-2 focus-within:ring-accent-bright/20">
         <textarea
           ref={textarea}
           rows={1}

@@ -4,8 +4,8 @@ import { commandUsage } from "./slash-commands.ts";
 import type { ChatNote } from "./notes.ts";
 
 const tones: Record<ChatNote["tone"], string> = {
-  info: "border-line bg-zinc-50 dark:bg-zinc-900/60",
-  success: "border-emerald-200 bg-emerald-50 dark:border-emerald-500/30 dark:bg-emerald-500/10",
+  info: "border-line bg-surface-soft",
+  success: "border-tone-success-line bg-tone-success-faint",
   error: "border-tone-danger-line bg-tone-danger-soft text-tone-danger",
 };
 

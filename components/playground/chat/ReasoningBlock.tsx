@@ -23,7 +23,7 @@ export function ReasoningBlock({ text, done }: { text: string; done: boolean }) 
         {!open && preview ? <span className="truncate text-xs opacity-70">{preview}</span> : null}
       </button>
       {open ? (
-        <div id={id} className="mt-1 ml-2 border-l-2 border-zinc-200 pl-3 text-xs leading-relaxed whitespace-pre-wrap text-fg-muted dark:border-zinc-700">
+        <div id={id} className="mt-1 ml-2 border-l-2 border-tone-neutral-line pl-3 text-xs leading-relaxed whitespace-pre-wrap text-fg-muted">
           {text}
         </div>
       ) : null}

@@ -18,7 +18,7 @@ export function SlashMenu({
       id={id}
       role="listbox"
       aria-label="Commands"
-      className="absolute inset-x-0 bottom-full mb-2 max-h-64 overflow-auto rounded-lg border border-zinc-200 bg-surface-raised p-1 shadow-lg dark:border-zinc-700"
+      className="absolute inset-x-0 bottom-full mb-2 max-h-64 overflow-auto rounded-lg border border-tone-neutral-line bg-surface-raised p-1 shadow-lg"
     >
       {commands.map((command, index) => (
         <li
@@ -32,7 +32,7 @@ export function SlashMenu({
           }}
           className={cx(
             "flex cursor-pointer items-baseline gap-3 rounded-md px-2.5 py-1.5 text-sm",
-            index === active ? "bg-indigo-50 text-indigo-900 dark:bg-indigo-500/20 dark:text-indigo-100" : "hover:bg-zinc-50 dark:hover:bg-zinc-800",
+            index === active ? "bg-accent-active text-accent-active-fg" : "hover:bg-surface-menu-hover",
           )}
         >
           <span className="shrink-0 font-mono font-medium">{commandUsage(command)}</span>

@@ -17,7 +17,7 @@ const frame: Record<ToolPart["status"], string> = {
   awaiting_approval: "border-tone-warning-line",
   awaiting_authorization: "border-tone-warning-line",
   done: "border-line",
-  error: "border-red-300 dark:border-red-500/40",
+  error: "border-tone-danger-line-strong",
   denied: "border-line-strong",
   in_doubt: "border-tone-warning-line",
 };
@@ -32,16 +32,16 @@ export function ToolCallCard({ part, sessionId, actions }: { part: ToolPart; ses
   const label = part.subagent ? `Subagent · ${part.subagent.name}` : part.name;
 
   return (
-    <div data-testid="tool-call" data-tool={part.name} data-status={part.status} className={cx("overflow-hidden rounded-lg border bg-white text-sm dark:bg-zinc-900/60", frame[part.status])}>
+    <div data-testid="tool-call" data-tool={part.name} data-status={part.status} className={cx("overflow-hidden rounded-lg border bg-surface-card text-sm", frame[part.status])}>
       <button
         type="button"
         aria-expanded={expanded}
         aria-controls={bodyId}
         onClick={() => setOpen(!expanded)}
-        className="flex w-full items-center gap-2 px-3 py-2 text-left hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+        className="flex w-full items-center gap-2 px-3 py-2 text-left hover:bg-surface-card-hover"
       >
-        <ChevronIcon className={cx("size-3.5 shrink-0 text-zinc-400 transition-transform", expanded && "rotate-90")} />
-        {part.subagent ? <RobotIcon className="size-4 shrink-0 text-violet-500" /> : <WrenchIcon className="size-4 shrink-0 text-fg-muted" />}
+        <ChevronIcon className={cx("size-3.5 shrink-0 text-fg-dim transition-transform", expanded && "rotate-90")} />
+        {part.subagent ? <RobotIcon className="size-4 shrink-0 text-mark-special" /> : <WrenchIcon className="size-4 shrink-0 text-fg-muted" />}
         <span className="shrink-0 font-mono text-body-sm font-medium">{label}</span>
         <span className="min-w-0 flex-1 truncate font-mono text-xs text-fg-muted">{expanded ? "" : previewJson(part.input, 120)}</span>
         <ToolStatus part={part} />
@@ -120,7 +120,7 @@ function ToolStatus({ part }: { part: ToolPart }) {
   switch (part.status) {
     case "running":
       return (
-        <span className="flex shrink-0 items-center gap-1.5 text-xs text-sky-600 dark:text-sky-400">
+        <span className="flex shrink-0 items-center gap-1.5 text-xs text-tone-info-bright">
           <Spinner className="size-3" label="Running" /> running
         </span>
       );

@@ -7,7 +7,7 @@ export function UserMessage({ text, files, pending = false, actions }: { text: s
     <div className="group flex flex-col items-end gap-0.5" data-testid="user-message">
       <div
         className={cx(
-          "max-w-[85%] rounded-2xl rounded-br-sm bg-accent px-3.5 py-2 text-sm leading-relaxed whitespace-pre-wrap break-words text-white shadow-sm",
+          "max-w-[85%] rounded-2xl rounded-br-sm bg-accent px-3.5 py-2 text-sm leading-relaxed whitespace-pre-wrap break-words text-fg-on-accent shadow-sm",
           pending && "opacity-70",
         )}
       >

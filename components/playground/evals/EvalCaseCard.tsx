@@ -34,16 +34,16 @@ export function EvalCaseCard({ result }: { result: EvalCaseResult }) {
             return (
               <li key={index} className="flex items-start gap-2 text-xs">
                 {assertion.passed ? (
-                  <CheckIcon className="mt-0.5 size-3.5 shrink-0 text-emerald-600" />
+                  <CheckIcon className="mt-0.5 size-3.5 shrink-0 text-mark-success" />
                 ) : assertion.skipped ? (
-                  <span className="mt-0.5 w-3.5 shrink-0 text-center text-zinc-400">–</span>
+                  <span className="mt-0.5 w-3.5 shrink-0 text-center text-fg-dim">–</span>
                 ) : (
-                  <XIcon className={cx("mt-0.5 size-3.5 shrink-0", soft ? "text-amber-500" : "text-red-600")} />
+                  <XIcon className={cx("mt-0.5 size-3.5 shrink-0", soft ? "text-mark-warning" : "text-mark-danger")} />
                 )}
                 <div className="min-w-0 flex-1">
                   <p className="font-mono break-words">
                     <span className="font-medium">{assertion.label ?? assertion.name ?? `assertion ${index + 1}`}</span>
-                    {soft ? <span className="ml-1.5 text-amber-600">(soft)</span> : null}
+                    {soft ? <span className="ml-1.5 text-mark-warning-strong">(soft)</span> : null}
                     {assertion.skipped ? <span className="ml-1.5 text-fg-muted">(skipped)</span> : null}
                     {assertion.score !== undefined ? <span className="ml-1.5 text-fg-muted tabular-nums">score {assertion.score.toFixed(2)}</span> : null}
                   </p>

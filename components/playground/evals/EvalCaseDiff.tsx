@@ -14,9 +14,9 @@ function Outcome({ assertion, ran }: { assertion: EvalAssertion | undefined; ran
   return (
     <span className="inline-flex items-start gap-1" title={assertion.message}>
       {assertion.passed ? (
-        <CheckIcon className="mt-0.5 size-3.5 shrink-0 text-emerald-600" />
+        <CheckIcon className="mt-0.5 size-3.5 shrink-0 text-mark-success" />
       ) : (
-        <XIcon className={cx("mt-0.5 size-3.5 shrink-0", soft ? "text-amber-500" : "text-red-600")} />
+        <XIcon className={cx("mt-0.5 size-3.5 shrink-0", soft ? "text-mark-warning" : "text-mark-danger")} />
       )}
       <span>{assertion.passed ? "passed" : soft ? "failed (soft)" : "failed"}</span>
     </span>
@@ -48,11 +48,11 @@ export function EvalCaseDiff({ row }: { row: CaseRow }) {
               key={index}
               data-testid="assertion-diff"
               data-flipped={assertion.flipped}
-              className={cx("border-t border-line align-top", assertion.flipped && "bg-amber-50 dark:bg-amber-500/10")}
+              className={cx("border-t border-line align-top", assertion.flipped && "bg-tone-warning-faint")}
             >
               <td className="py-1 pr-4 font-mono break-words">
                 {assertion.name}
-                {assertion.flipped ? <span className="ml-1.5 font-sans text-amber-700 dark:text-amber-400">flipped</span> : null}
+                {assertion.flipped ? <span className="ml-1.5 font-sans text-tone-warning-label">flipped</span> : null}
               </td>
               <td className="py-1 pr-4">
                 <Outcome assertion={assertion.before} ran={ranBefore} />

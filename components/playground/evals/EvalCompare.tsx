@@ -75,7 +75,7 @@ export function EvalCompare({ before, after }: { before: string; after: string }
         <tbody>
           {comparison.cases.map((row) => (
             <Fragment key={row.id}>
-              <tr data-testid="compare-case" data-case={row.id} className={cx("border-b border-zinc-100 last:border-0 dark:border-zinc-800/60", row.change === "regressed" && "bg-red-50/60 dark:bg-red-500/5")}>
+              <tr data-testid="compare-case" data-case={row.id} className={cx("border-b border-line-faint last:border-0", row.change === "regressed" && "bg-tone-danger-faint")}>
                 <td className="px-4 py-2 font-mono text-xs">{row.id}</td>
                 <td className="px-4 py-2 whitespace-nowrap">
                   {row.before ? <VerdictBadge verdict={verdictOf(row.before)} /> : "—"} {traceButton(row.beforeSessionId)}

@@ -129,7 +129,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
                   <input
                     id={`eval-${item.id}`}
                     type="checkbox"
-                    className="mt-1 size-4 accent-indigo-600"
+                    className="mt-1 size-4 accent-accent-solid"
                     checked={selected.includes(item.id)}
                     onChange={() => setSelected(toggle(selected, item.id))}
                   />
@@ -162,7 +162,7 @@ export function EvalsTab({ info }: { info: AgentInfo | undefined }) {
                     {run.name ? <span className="truncate text-xs font-medium">{run.name}</span> : null}
                     <span className="truncate font-mono text-xs">{shortId(run.id)}</span>
                     <span className="text-xs text-fg-muted">{runSummaryText(run)}</span>
-                    <span className="ml-auto hidden text-xs text-zinc-400 sm:inline">{relativeTime(run.startedAt)}</span>
+                    <span className="ml-auto hidden text-xs text-fg-dim sm:inline">{relativeTime(run.startedAt)}</span>
                   </button>
                   {activeRun && run.id !== activeRun ? (
                     <Button size="sm" variant={compareWith === run.id ? "primary" : "ghost"} onClick={() => setCompareWith(compareWith === run.id ? null : run.id)}>

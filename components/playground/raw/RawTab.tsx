@@ -53,10 +53,10 @@ export function RawTab({ feed }: { feed: FeedSnapshot | null }) {
         <span className="text-xs text-fg-muted tabular-nums" data-testid="raw-count">
           {filtered.length === (events?.length ?? 0) ? `${filtered.length} events` : `${filtered.length} of ${events?.length ?? 0}`}
         </span>
-        {!feed || feed.status === "loading" ? <Spinner className="size-3 text-zinc-400" /> : null}
+        {!feed || feed.status === "loading" ? <Spinner className="size-3 text-fg-dim" /> : null}
         <div className="ml-auto flex items-center gap-1">
           <label className="flex items-center gap-1.5 text-xs text-fg-muted">
-            <input type="checkbox" className="accent-indigo-600" checked={follow} onChange={(event) => setFollow(event.target.checked)} />
+            <input type="checkbox" className="accent-accent-solid" checked={follow} onChange={(event) => setFollow(event.target.checked)} />
             Follow
           </label>
           <CopyButton label="Copy NDJSON" text={() => filtered.map((event) => JSON.stringify(event)).join("\n") + "\n"} />
@@ -92,11 +92,11 @@ export function RawTab({ feed }: { feed: FeedSnapshot | null }) {
                 data-testid="raw-row"
                 onClick={() => setSelected(event)}
                 className={cx(
-                  "flex h-full w-full items-center gap-3 border-b border-zinc-100 px-3 text-left dark:border-zinc-800/60",
+                  "flex h-full w-full items-center gap-3 border-b border-line-faint px-3 text-left",
                   selected?.index === event.index ? "bg-accent-soft" : "hover:bg-surface-muted",
                 )}
               >
-                <span className="w-8 shrink-0 text-right text-zinc-400 tabular-nums sm:w-10">{event.index}</span>
+                <span className="w-8 shrink-0 text-right text-fg-dim tabular-nums sm:w-10">{event.index}</span>
                 <span className="hidden w-20 shrink-0 text-fg-muted tabular-nums sm:inline">{formatTime(event.at)}</span>
                 <span className="w-36 shrink-0 overflow-hidden sm:w-48">
                   <Badge tone={eventTone(event.type)}>{event.type}</Badge>

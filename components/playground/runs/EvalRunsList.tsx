@@ -27,7 +27,7 @@ export function EvalRunsList() {
         <ul className={`${cardClass} divide-y divide-line overflow-hidden`}>
           {list.map((run) => (
             <li key={run.id}>
-              <button type="button" onClick={() => nav.openEvalRun(run.id)} className="flex w-full flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-left hover:bg-zinc-50 dark:hover:bg-zinc-900/60">
+              <button type="button" onClick={() => nav.openEvalRun(run.id)} className="flex w-full flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-left hover:bg-surface-soft">
                 <span className="w-24 shrink-0">
                   <StatusBadge status={runBadgeStatus(run)} />
                 </span>

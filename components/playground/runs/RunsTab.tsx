@@ -34,7 +34,7 @@ export function RunsTab() {
         count={sessions.isSuccess ? list.length : undefined}
         actions={
           <div className="relative w-64 max-w-full">
-            <SearchIcon className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-zinc-400" />
+            <SearchIcon className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-fg-dim" />
             <input
               type="search"
               value={search}
@@ -46,7 +46,7 @@ export function RunsTab() {
               aria-label="Search sessions"
               className={cx(inputClass, "pl-8")}
             />
-            {search.trim() !== q || (sessions.isFetching && sessions.isPlaceholderData) ? <Spinner className="absolute top-3 right-2.5 size-3 text-zinc-400" /> : null}
+            {search.trim() !== q || (sessions.isFetching && sessions.isPlaceholderData) ? <Spinner className="absolute top-3 right-2.5 size-3 text-fg-dim" /> : null}
           </div>
         }
       >

@@ -14,7 +14,7 @@ export function SessionRow({ session, status, onOpen }: { session: SessionSummar
   const usage = session.usage;
   const principal = principalLabel(session.principal);
   return (
-    <li data-testid="session-row" className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 hover:bg-zinc-50 dark:hover:bg-zinc-900/60">
+    <li data-testid="session-row" className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 hover:bg-surface-soft">
       <div className="w-24 shrink-0">
         <StatusBadge status={status} />
       </div>

@@ -11,7 +11,7 @@ export function Header({ info, loading, base, modelInUse }: { info: AgentInfo | 
   return (
     <div className="flex items-center gap-3 px-4 py-2.5">
       <a href="/" className="flex shrink-0 items-center gap-2 rounded-md" title="All agents">
-        <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-xs font-bold text-white shadow-sm">
+        <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-brand-from to-brand-to text-xs font-bold text-fg-on-accent shadow-sm">
           B
         </span>
         <span className="hidden text-sm font-semibold tracking-tight text-fg-muted sm:inline">BDK</span>
@@ -24,7 +24,7 @@ export function Header({ info, loading, base, modelInUse }: { info: AgentInfo | 
           <h1 className="truncate text-sm font-semibold" data-testid="agent-name">
             {info?.displayName ?? info?.name ?? (slug || "Playground")}
           </h1>
-          {loading ? <Spinner className="size-3 text-zinc-400" /> : null}
+          {loading ? <Spinner className="size-3 text-fg-dim" /> : null}
         </div>
         {model.id ? (
           <div className="flex min-w-0 items-center gap-1.5 text-xs text-fg-muted" data-testid="agent-model">

@@ -29,7 +29,7 @@ export function PlaygroundTabs({ info, feed }: { info: AgentInfo | undefined; fe
       id: "approvals",
       label: "Approvals",
       badge: pendingCount ? (
-        <span className="rounded-full bg-tone-warning-solid px-1.5 text-caption-sm leading-4 font-semibold text-white" aria-label={`${pendingCount} pending`}>
+        <span className="rounded-full bg-tone-warning-solid px-1.5 text-caption-sm leading-4 font-semibold text-fg-on-accent" aria-label={`${pendingCount} pending`}>
           {pendingCount}
         </span>
       ) : undefined,

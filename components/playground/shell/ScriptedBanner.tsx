@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { AlertIcon, XIcon } from "../../ui/icons.tsx";
 import { readBannerDismissed, writeBannerDismissed } from "../session/storage.ts";
 
-const code = "rounded bg-amber-100 px-1 font-mono dark:bg-amber-500/20";
+const code = "rounded bg-tone-warning-raised px-1 font-mono";
 
 /** Shown while turns run on the offline `scripted` model, with how to switch to a real one; dismissed for this browser session. */
 export function ScriptedBanner({ configured }: { configured?: string }) {
@@ -12,7 +12,7 @@ export function ScriptedBanner({ configured }: { configured?: string }) {
   useEffect(() => setDismissed(readBannerDismissed()), []);
   if (dismissed) return null;
   return (
-    <div role="status" data-testid="scripted-banner" className="border-t border-amber-200 bg-tone-warning-soft px-4 py-1.5 text-xs text-tone-warning dark:border-amber-500/20">
+    <div role="status" data-testid="scripted-banner" className="border-t border-tone-warning-divider bg-tone-warning-soft px-4 py-1.5 text-xs text-tone-warning">
       <p className="flex items-start gap-2">
         <AlertIcon className="mt-0.5 size-3.5 shrink-0" />
         <span>
@@ -33,7 +33,7 @@ export function ScriptedBanner({ configured }: { configured?: string }) {
             writeBannerDismissed();
             setDismissed(true);
           }}
-          className="ml-auto shrink-0 rounded p-0.5 hover:bg-amber-100 dark:hover:bg-amber-500/20"
+          className="ml-auto shrink-0 rounded p-0.5 hover:bg-tone-warning-raised"
         >
           <XIcon className="size-3.5" />
         </button>

@@ -33,7 +33,7 @@ export function TokenField() {
       <label htmlFor="bdk-token" className="sr-only">
         Bearer token
       </label>
-      <KeyIcon className={cx("pointer-events-none absolute left-2.5 size-3.5", auth.needsToken ? "text-amber-500" : "text-zinc-400")} />
+      <KeyIcon className={cx("pointer-events-none absolute left-2.5 size-3.5", auth.needsToken ? "text-mark-warning" : "text-fg-dim")} />
       <input
         ref={input}
         id="bdk-token"
@@ -49,8 +49,8 @@ export function TokenField() {
           "h-8 w-36 rounded-md border bg-surface-raised pr-2 pl-8 font-mono text-xs sm:w-44",
           "focus-visible:outline-none focus-visible:ring-2",
           auth.needsToken
-            ? "border-amber-400 ring-2 ring-amber-400/30 placeholder:text-amber-600 focus-visible:ring-amber-400/50 dark:placeholder:text-amber-400"
-            : "border-line-strong focus-visible:border-indigo-500 focus-visible:ring-indigo-500/30",
+            ? "border-tone-warning-edge ring-2 ring-tone-warning-edge/30 placeholder:text-tone-warning-placeholder focus-visible:ring-tone-warning-edge/50"
+            : "border-line-strong focus-visible:border-accent-bright focus-visible:ring-accent-bright/30",
         )}
       />
     </form>

@@ -78,7 +78,7 @@ export function TimelineRowView({
         <span
           className={cx(
             "absolute top-1/2 -translate-y-1/2 px-1.5 whitespace-nowrap text-caption tabular-nums",
-            inside ? "font-medium text-white" : "text-fg-soft",
+            inside ? "font-medium text-fg-on-accent" : "text-fg-soft",
           )}
           style={placement}
         >

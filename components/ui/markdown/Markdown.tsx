@@ -39,11 +39,11 @@ function renderBlock(block: Block, key: number): ReactNode {
         </li>
       ));
       return block.ordered ? (
-        <ol key={key} start={block.start} className="list-decimal space-y-1 pl-5 marker:text-zinc-400">
+        <ol key={key} start={block.start} className="list-decimal space-y-1 pl-5 marker:text-fg-dim">
           {items}
         </ol>
       ) : (
-        <ul key={key} className="list-disc space-y-1 pl-5 marker:text-zinc-400">
+        <ul key={key} className="list-disc space-y-1 pl-5 marker:text-fg-dim">
           {items}
         </ul>
       );
@@ -105,7 +105,7 @@ function renderInline(nodes: Inline[]): ReactNode[] {
         return <del key={key}>{renderInline(node.children)}</del>;
       case "link":
         return (
-          <a key={key} href={node.href} target="_blank" rel="noopener noreferrer nofollow" className="text-accent-fg underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-600 dark:decoration-indigo-500/40">
+          <a key={key} href={node.href} target="_blank" rel="noopener noreferrer nofollow" className="text-accent-fg underline decoration-link-line underline-offset-2 hover:decoration-accent-solid">
             {renderInline(node.children)}
           </a>
         );
@@ -116,11 +116,11 @@ function renderInline(nodes: Inline[]): ReactNode[] {
 function CodeBlock({ lang, text }: { lang: string; text: string }) {
   return (
     <div className="overflow-hidden rounded-md border border-line">
-      <div className="flex items-center justify-between bg-zinc-100 px-3 py-0.5 text-caption text-fg-muted dark:bg-zinc-900">
+      <div className="flex items-center justify-between bg-surface-inset px-3 py-0.5 text-caption text-fg-muted">
         <span className="font-mono">{lang || "code"}</span>
         <CopyButton text={() => text} className="h-6" />
       </div>
-      <pre className="overflow-x-auto bg-zinc-50 px-3 py-2 font-mono text-xs leading-relaxed text-fg scrollbar-thin dark:bg-zinc-950">
+      <pre className="overflow-x-auto bg-surface-code px-3 py-2 font-mono text-xs leading-relaxed text-fg scrollbar-thin">
         <code>{text}</code>
       </pre>
     </div>
