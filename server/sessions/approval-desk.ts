@@ -62,8 +62,10 @@ export class ApprovalDesk {
           // The process is going away: the call stays parked (pending, no decision) and this wait never ends.
           if (signal.reason === SHUTDOWN) return;
           this.waiters.delete(approvalId);
-          this.denyStopped(approvalId).catch(this.onLost);
-          reject(signal.reason);
+          // The denial is recorded before the turn goes on to end: a follower sees it ahead of the turn's last event.
+          void this.denyStopped(approvalId)
+            .catch(this.onLost)
+            .finally(() => reject(signal.reason));
         };
         if (signal.aborted) return onAbort();
         signal.addEventListener("abort", onAbort, { once: true });

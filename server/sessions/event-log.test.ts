@@ -76,4 +76,23 @@ describe("SessionEventLog", () => {
     expect(texts(store.events.list(session.id))).toEqual(["committed", "after"]);
     expect(published).toEqual(["committed", "after"]);
   });
+
+  it("keeps the events buffered before a log transaction that fails, stored and published in order", async () => {
+    const { store, slow } = slowStore();
+    const log = new SessionEventLog(store, slow, createLogger(store), () => new Date());
+    const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
+    const published: string[] = [];
+    log.observe((_sessionId, events) => published.push(...texts(events)));
+
+    log.appendSoon(session.id, note("buffered by the turn"));
+    await expect(
+      log.transaction(session.id, async () => {
+        throw new Error("not found");
+      }),
+    ).rejects.toThrow("not found");
+    await log.append(session.id, [note("next")]);
+
+    expect(texts(store.events.list(session.id))).toEqual(["buffered by the turn", "next"]);
+    expect(published).toEqual(["buffered by the turn", "next"]);
+  });
 });

@@ -67,14 +67,7 @@ export class SessionEventLog {
   append(sessionId: string, drafts: EventDraft[]): Promise<AnyBdkEvent[]> {
     if (this.closed || this.muted.has(sessionId)) return Promise.resolve([]);
     const buffered = this.takeBuffered(sessionId);
-    return this.serially(sessionId, async () => {
-      if (buffered.writes.length === 0) return this.publishAfter(sessionId, buffered, await this.write(sessionId, buffered, drafts, this.store));
-      const stored = await this.store.transaction(async (tx) => {
-        for (const write of buffered.writes) await write(tx);
-        return this.write(sessionId, buffered, drafts, tx);
-      });
-      return this.publishAfter(sessionId, buffered, stored);
-    });
+    return this.serially(sessionId, () => this.storeAndPublish(sessionId, buffered, drafts));
   }
 
   /**
@@ -84,7 +77,8 @@ export class SessionEventLog {
    * session wait for it.
    */
   transaction<T>(sessionId: string, work: (tx: AsyncTransaction, append: TransactionAppend) => Promise<T>): Promise<T> {
-    let buffered: Buffered | undefined = this.takeBuffered(sessionId);
+    const taken = this.takeBuffered(sessionId);
+    let buffered: Buffered | undefined = taken;
     return this.serially(sessionId, () =>
       this.store.transaction(async (tx) => {
         const append: TransactionAppend = async (drafts) => {
@@ -99,6 +93,14 @@ export class SessionEventLog {
         const result = await work(tx, append);
         if (buffered && (buffered.drafts.length > 0 || buffered.writes.length > 0)) await append([]);
         return result;
+      }).catch(async (error: unknown) => {
+        // The rollback took the events buffered before this call with it: they belong to a turn, not to the failed work.
+        if (taken !== NOTHING_BUFFERED && !this.closed && !this.muted.has(sessionId)) {
+          await this.storeAndPublish(sessionId, taken, []).catch((lost: unknown) =>
+            this.logger.error(`Could not store the buffered events of session ${sessionId}: ${messageOf(lost)}`),
+          );
+        }
+        throw error;
       }),
     );
   }
@@ -252,7 +254,15 @@ export class SessionEventLog {
     return (await repositories.events.append(sessionId, all)) as AnyBdkEvent[];
   }
 
-  private publishAfter(sessionId: string, buffered: Buffered, stored: AnyBdkEvent[]): AnyBdkEvent[] {
+  /** Stores the buffered events and rows, then `drafts`, and publishes them; resolves with the drafts' events. */
+  private async storeAndPublish(sessionId: string, buffered: Buffered, drafts: EventDraft[]): Promise<AnyBdkEvent[]> {
+    const stored =
+      buffered.writes.length === 0
+        ? await this.write(sessionId, buffered, drafts, this.store)
+        : await this.store.transaction(async (tx) => {
+            for (const write of buffered.writes) await write(tx);
+            return this.write(sessionId, buffered, drafts, tx);
+          });
     this.publish(sessionId, stored);
     return stored.slice(buffered.drafts.length);
   }

@@ -120,6 +120,15 @@ describe("SessionRuntime", () => {
     expect(store.events.list(running.sessionId)).toEqual([]);
   });
 
+  it("ends a wait for an event with not_found when the session is deleted before it comes", async () => {
+    const { runtime } = start(tmp(), testAgent([inspect]), 200);
+    const running = runtime.startSession({ message: "hello", principal: me });
+    const waiting = runtime.followUntil(running.sessionId, me, 0, (event) => event.type === "turn.completed");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await runtime.deleteSession(running.sessionId, me);
+    await expect(waiting).rejects.toMatchObject({ code: "not_found", message: expect.stringContaining(running.sessionId) });
+  });
+
   it("forbids another principal every session operation", async () => {
     const { runtime } = start(tmp());
     const handle = runtime.startSession({ message: "hello", principal: me });

@@ -427,14 +427,26 @@ export class SessionRuntime {
     let stop: (() => void) | undefined;
     let finished = false;
     await new Promise<void>((resolve, reject) => {
-      this.follow(sessionId, principal, fromIndex, (events) => {
-        for (const event of events) {
-          if (finished || !found(event)) continue;
-          finished = true;
-          stop?.();
-          resolve();
-        }
-      }).then((unsubscribe) => {
+      // Ended without the event: the session was deleted, or its events could not be read (the log says which).
+      const ended = () => {
+        if (finished) return;
+        finished = true;
+        reject(new BdkError("not_found", `Session ${sessionId} ended (deleted, or its events could not be read) before the event awaited from index ${fromIndex}.`));
+      };
+      this.follow(
+        sessionId,
+        principal,
+        fromIndex,
+        (events) => {
+          for (const event of events) {
+            if (finished || !found(event)) continue;
+            finished = true;
+            stop?.();
+            resolve();
+          }
+        },
+        ended,
+      ).then((unsubscribe) => {
         stop = unsubscribe;
         if (finished) unsubscribe();
       }, reject);
