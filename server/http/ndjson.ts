@@ -51,6 +51,11 @@ export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> 
         return;
       }
       stop = unsubscribe;
+      // The request went away while the subscription was being set up: its abort event has already fired.
+      if (options.signal?.aborted) {
+        close();
+        return;
+      }
       timer = setInterval(() => controller.enqueue(encoder.encode("\n")), options.keepaliveMs ?? 15_000);
       timer.unref?.();
       options.signal?.addEventListener("abort", close, { once: true });

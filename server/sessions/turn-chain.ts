@@ -106,8 +106,10 @@ export class TurnChain {
   /** Continues a turn parked before a restart, once its approval is resolved; false when it was not parked. */
   async resumeParked(sessionId: string, turnId: string): Promise<boolean> {
     if (this.dormant.get(sessionId) !== turnId) return false;
-    this.dormant.delete(sessionId);
     const events = (await this.options.store.events.list(sessionId, { fromIndex: 0 })) as AnyBdkEvent[];
+    // Still parked after the read: a message or a stop that came meanwhile cancelled it (and chained its own turn first).
+    if (this.dormant.get(sessionId) !== turnId) return true;
+    this.dormant.delete(sessionId);
     const rebuilt = parkedTurnFromEvents(events, turnId);
     if (rebuilt) this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => ({ resume: rebuilt.parked, history: rebuilt.history }), {});
     return true;
