@@ -197,7 +197,10 @@ export class TurnChain {
   private async endDormant(sessionId: string, turnId: string): Promise<void> {
     const { store, approvals, executor } = this.options;
     for (const approval of await store.approvals.listPending({ sessionId })) {
-      await approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" });
+      // Resolved by someone else since the list was read: the stop goes on regardless.
+      await approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" }).catch((error: unknown) => {
+        if (!(error instanceof BdkError && error.code === "already_resolved")) throw error;
+      });
     }
     const session = await store.sessions.get(sessionId);
     if (session) await executor.finish(session, turnId, { ...STOPPED }, true);
