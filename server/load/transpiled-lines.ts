@@ -55,16 +55,25 @@ function installStackHook(): void {
   Error.prepareStackTrace = (error, sites) => {
     let stack = previous ? previous(error, sites) : defaultStack(error, sites);
     if (typeof stack !== "string") return stack;
+    // Frame i is the stack's line (sites.length - i) from the end: only its location, at its end, is rewritten, never
+    // text elsewhere (the message, another frame whose location merely starts the same).
+    const lines = stack.split("\n");
+    const firstFrame = lines.length - sites.length;
     let mapped = false;
-    for (const site of sites) {
+    sites.forEach((site, i) => {
       const file = site.getFileName();
       const line = site.getLineNumber();
       const column = site.getColumnNumber();
-      if (!file || line === null || column === null || !sourceLinesByFile.has(file)) continue;
-      stack = stack.replace(`${file}:${line}:${column}`, `${file}:${sourceLine(file, line)}:${column}`);
+      if (!file || line === null || column === null || !sourceLinesByFile.has(file) || firstFrame + i < 0) return;
+      const frame = lines[firstFrame + i];
+      const location = `${file}:${line}:${column}`;
+      const at = frame.endsWith(`${location})`) ? frame.length - location.length - 1 : frame.endsWith(location) ? frame.length - location.length : -1;
+      if (at === -1) return;
+      lines[firstFrame + i] = `${frame.slice(0, at)}${file}:${sourceLine(file, line)}:${column}${frame.slice(at + location.length)}`;
       mapped = true;
-    }
-    if (mapped && typeof error === "object" && error !== null) mappedStacks.add(error);
-    return stack;
+    });
+    if (!mapped) return stack;
+    if (typeof error === "object" && error !== null) mappedStacks.add(error);
+    return lines.join("\n");
   };
 }
