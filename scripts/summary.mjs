@@ -11,14 +11,24 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
+// The first line of a failure message, so the closing lines name what failed
+// even when only the tail of a long run's output is kept.
+function firstLine(message) {
+  // Reporters colour their messages; the closing lines are plain text.
+  return (message || "failed").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? "failed";
+}
+
 function vitestCounts(report) {
   const lines = [];
   let failed = report.numFailedTests ?? 0;
   for (const file of report.testResults ?? []) {
-    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed").length;
-    if (file.status === "failed" && failedTests === 0) {
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failedTests) {
+      lines.push(`  ${path.relative(process.cwd(), file.name)} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (file.status === "failed" && failedTests.length === 0) {
       failed += 1;
-      const reason = (file.message || "failed outside any test").split("\n")[0];
+      const reason = firstLine(file.message || "failed outside any test");
       lines.push(`  ${path.relative(process.cwd(), file.name)}: ${reason}`);
     }
   }
@@ -34,16 +44,36 @@ function vitestCounts(report) {
 // that did not load, a failing webServer or global setup) is in `errors`.
 function playwrightCounts(report) {
   const errors = report.errors ?? [];
-  const lines = errors.map((error) => {
+  const lines = unexpectedTests(report.suites ?? []).map(({ file, title, message }) => `  ${file} > ${title}: ${firstLine(message)}`);
+  lines.push(...errors.map((error) => {
     const where = error.location ? `${path.relative(process.cwd(), error.location.file)}: ` : "";
-    return `  ${where}${(error.message ?? "failed outside any test").split("\n")[0]}`;
-  });
+    return `  ${where}${firstLine(error.message ?? "failed outside any test")}`;
+  }));
   return {
     passed: (report.stats.expected ?? 0) + (report.stats.flaky ?? 0),
     failed: (report.stats.unexpected ?? 0) + errors.length,
     skipped: report.stats.skipped ?? 0,
     lines,
   };
+}
+
+// Playwright Test nests suites (file, describe) around specs; a spec whose
+// test ended "unexpected" failed on every retry.
+// The top-level suites are the files, whose title is the file name.
+function unexpectedTests(suites, titles = undefined) {
+  const found = [];
+  for (const suite of suites) {
+    const titlePath = titles === undefined ? [] : [...titles, suite.title];
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected") continue;
+        const result = test.results?.at(-1);
+        found.push({ file: spec.file ?? suite.file, title: [...titlePath, spec.title].filter(Boolean).join(" > "), message: result?.error?.message });
+      }
+    }
+    found.push(...unexpectedTests(suite.suites ?? [], titlePath));
+  }
+  return found;
 }
 
 function counts(step) {
