@@ -574,6 +574,69 @@ describe.each(dialects)("store on $name", (dialect) => {
       expect(await store.events.lastIndex(id)).toBe(-1);
       expect(await store.kv.get("a", "k")).toBeUndefined();
     });
+
+    it("a nested transaction is a savepoint: its rejection undoes its work only, and its rollback hooks run", async () => {
+      const { store } = await fresh();
+      const id = await withSession(store);
+      const seen: string[] = [];
+      await store.transaction(async (tx) => {
+        await tx.kv.put("a", "outer", 1);
+        tx.onRollback(() => seen.push("outer undone"));
+        await expect(
+          store.transaction(async (nested) => {
+            await nested.kv.put("a", "nested", 2);
+            nested.onRollback(() => seen.push("nested undone"));
+            nested.afterCommit(() => seen.push("nested committed"));
+            // A duplicate id fails the statement: Postgres goes on only because the savepoint is rolled back.
+            await nested.sessions.create({ id, mode: "chat", channel: "http", principal: alice });
+          }),
+        ).rejects.toThrow();
+        await tx.kv.put("a", "after", 3);
+      });
+      expect(seen).toEqual(["nested undone"]);
+      expect(await store.kv.get("a", "outer")).toBe(1);
+      expect(await store.kv.get("a", "nested")).toBeUndefined();
+      expect(await store.kv.get("a", "after")).toBe(3);
+    });
+
+    it("the rollback of the outer transaction runs the hooks of the savepoints released in it", async () => {
+      const { store } = await fresh();
+      const seen: string[] = [];
+      await expect(
+        store.transaction(async (tx) => {
+          tx.onRollback(() => seen.push("outer undone"));
+          await store.transaction(async (nested) => {
+            await nested.kv.put("a", "nested", 2);
+            nested.onRollback(() => seen.push("nested undone"));
+          });
+          throw new Error("changed my mind");
+        }),
+      ).rejects.toThrow("changed my mind");
+      // Latest first: what was done last is undone first.
+      expect(seen).toEqual(["nested undone", "outer undone"]);
+      expect(await store.kv.get("a", "nested")).toBeUndefined();
+    });
+
+    it("a write from outside an open transaction is its own: the transaction's rollback keeps it", async () => {
+      const { store } = await fresh();
+      let opened!: () => void;
+      let release!: () => void;
+      const isOpen = new Promise<void>((resolve) => (opened = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const done = store.transaction(async (tx) => {
+        await tx.kv.put("a", "inside", 1);
+        opened();
+        await released;
+        throw new Error("rolled back");
+      });
+      await isOpen;
+      const outside = store.kv.put("a", "outside", 2);
+      release();
+      await expect(done).rejects.toThrow("rolled back");
+      await outside;
+      expect(await store.kv.get("a", "outside")).toBe(2);
+      expect(await store.kv.get("a", "inside")).toBeUndefined();
+    });
   });
 
   it("artifacts: one record per owner, kind and key; contents on demand", async () => {
