@@ -124,9 +124,9 @@ export class AgentAutomation {
   }
 
   private fire(id: string, trigger: ReminderTrigger): Promise<ReminderFiring> {
-    const { runtime, store, clock, logger } = this.options;
+    const { runtime, clock, logger } = this.options;
     return fireReminder(
-      { book: this.reminders, store, channels: this.channels, reminders: () => runtime.agent.reminders, clock, logger },
+      { book: this.reminders, store: runtime.store, channels: this.channels, reminders: () => runtime.agent.reminders, clock, logger },
       id,
       trigger,
     );

@@ -39,7 +39,7 @@ export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string)
 
   if (typeof schedule.run !== "function") {
     if (!schedule.markdown?.trim()) throw new BdkError("invalid_request", `Schedule ${name} has an empty prompt.`);
-    const turn = runtime.startSession({
+    const turn = await runtime.startSession({
       message: schedule.markdown,
       principal: appAuth,
       mode: "task",
@@ -51,10 +51,15 @@ export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string)
   }
 
   const sessionIds: string[] = [];
+  /** Messages `run` handed over, awaited or not (the docs hand `receive` to `waitUntil`). */
+  const received: Promise<unknown>[] = [];
   const ctx: ScheduleRunContext = {
-    async receive(channel, input) {
-      const handle = channels.receive(channel as ChannelDefinition, input, appAuth);
-      sessionIds.push(handle.id);
+    receive(channel, input) {
+      const handle = channels.receive(channel as ChannelDefinition, input, appAuth).then((stored) => {
+        sessionIds.push(stored.id);
+        return stored;
+      });
+      received.push(handle);
       return handle;
     },
     async callTool(toolName, input) {
@@ -67,6 +72,7 @@ export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string)
     artifacts: createArtifactsApi({ store, registry: runtime.agent.artifacts }),
   };
   await schedule.run(ctx);
-  // `receive` starts its session synchronously: every session of this firing is known once `run` returns.
+  // Each `receive` resolves once its message is stored: every session of this firing is known once they have (a failed one is the caller's to see).
+  await Promise.allSettled(received);
   return { scheduleId: name, sessionIds: [...new Set(sessionIds)] };
 }

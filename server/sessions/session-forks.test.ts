@@ -39,9 +39,9 @@ function setUp() {
 
 it("runs the fork on the source's history before the cut, with its own instructions, model and tool stubs", async () => {
   const { test, prompts, resolved, toolCalls } = setUp();
-  const source = test.runtime.startSession({ message: "hello there", principal: me });
+  const source = await test.runtime.startSession({ message: "hello there", principal: me });
   await source.done;
-  await test.runtime.followUp(source.sessionId, { message: 'run price {"sku":"A1"}', principal: me }).done;
+  await (await test.runtime.followUp(source.sessionId, { message: 'run price {"sku":"A1"}', principal: me })).done;
   const cutAt = (await test.runtime.events(source.sessionId, me)).filter((event) => event.type === "message.received")[1].index;
   expect(toolCalls()).toBe(1);
   prompts.length = 0;
@@ -82,14 +82,14 @@ it("runs the fork on the source's history before the cut, with its own instructi
   // The source keeps the agent as loaded.
   prompts.length = 0;
   resolved.length = 0;
-  await test.runtime.followUp(source.sessionId, { message: "again", principal: me }).done;
+  await (await test.runtime.followUp(source.sessionId, { message: "again", principal: me })).done;
   expect(systemOf(prompts[0])).toContain("You are a test agent.");
   expect(resolved[0]).toMatchObject({ model: "openai/gpt-5" });
 });
 
 it("edit and resend: the fork answers the edited message, and params keep the agent's model", async () => {
   const { test, prompts, resolved } = setUp();
-  const source = test.runtime.startSession({ message: "first", principal: me });
+  const source = await test.runtime.startSession({ message: "first", principal: me });
   await source.done;
   const cutAt = (await test.runtime.events(source.sessionId, me)).find((event) => event.type === "message.received")!.index;
   prompts.length = 0;
@@ -109,7 +109,7 @@ it("edit and resend: the fork answers the edited message, and params keep the ag
 
 it("refuses a cut that is not a user message, a stub of an unknown tool, and another principal", async () => {
   const { test } = setUp();
-  const source = test.runtime.startSession({ message: "hello", principal: me });
+  const source = await test.runtime.startSession({ message: "hello", principal: me });
   await source.done;
   await expect(test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 0 })).rejects.toThrow(
     /beforeIndex 0 is not a user message .* \(indexes 1\)/,

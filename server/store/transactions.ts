@@ -15,6 +15,12 @@
  * store runs every call through); and a synchronous `transaction` from
  * another context throws (it cannot wait without blocking the very
  * transaction it would wait for).
+ *
+ * The gate is the process's, not the connection's: two stores of one
+ * process on one file (two "processes" of a test, a command run beside the
+ * server) would otherwise deadlock, one blocking the thread on the write
+ * lock the other holds across awaits. Other processes wait on SQLite's lock
+ * (busy_timeout) while the holder goes on.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type Database from "better-sqlite3";
@@ -24,7 +30,7 @@ export interface Transactions {
   /**
    * Runs `work` in one write transaction (BEGIN IMMEDIATE); a nested call
    * joins the outer one (a savepoint). Throws when an async transaction of
-   * another async context is open on the connection.
+   * another async context is open in the process.
    */
   transaction<T>(work: () => T): T;
   /**
@@ -43,41 +49,48 @@ export interface Transactions {
   onRollback(effect: () => void): void;
 }
 
-export function createTransactions(sqlite: Database.Database): Transactions {
-  /** The open transaction levels (all of one async context while an async transaction is open). */
-  const levels = new TransactionLevels();
+/** The async transaction open in this process now, whichever store's; its work's async context carries it. */
+interface OpenAsync {
+  sqlite: Database.Database;
+}
+
+const gate = {
+  open: undefined as OpenAsync | undefined,
   /** Settles when the last queued async transaction or waiting call has: the next one starts after it. */
-  let previous: Promise<unknown> = Promise.resolve();
-  /** The async transaction open now, as the value its work's async context carries. */
-  let open: object | undefined;
-  const context = new AsyncLocalStorage<object>();
+  previous: Promise.resolve() as Promise<unknown>,
+  context: new AsyncLocalStorage<OpenAsync>(),
+};
+
+/** Whether the caller may use a connection now: no async transaction is open, or the caller runs inside it. */
+const mayUseConnection = () => gate.open === undefined || gate.context.getStore() === gate.open;
+
+const enqueue = <T>(run: () => T | Promise<T>): Promise<T> => {
+  const settled = gate.previous.then(run);
+  gate.previous = settled.catch(() => undefined);
+  return settled;
+};
+
+export function createTransactions(sqlite: Database.Database): Transactions {
+  /** The open transaction levels of this connection (all of one async context while an async transaction is open). */
+  const levels = new TransactionLevels();
   let savepoints = 0;
 
-  /** Whether the caller may use the connection now: no async transaction is open, or the caller runs inside it. */
-  const mayUseConnection = () => open === undefined || context.getStore() === open;
-
-  const enqueue = <T>(run: () => T | Promise<T>): Promise<T> => {
-    const settled = previous.then(run);
-    previous = settled.catch(() => undefined);
-    return settled;
-  };
-
   const runOutermost = async <T>(work: () => Promise<T>): Promise<T> => {
-    const token = {};
+    const token: OpenAsync = { sqlite };
     levels.enter();
     sqlite.exec("BEGIN IMMEDIATE");
-    open = token;
+    gate.open = token;
     let result: T;
     try {
-      result = await context.run(token, work);
+      result = await gate.context.run(token, work);
       sqlite.exec("COMMIT");
     } catch (error) {
       if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-      open = undefined;
+      gate.open = undefined;
       levels.rollBack();
       throw error;
     }
-    open = undefined;
+    gate.open = undefined;
     levels.commit();
     return result;
   };
@@ -106,8 +119,8 @@ export function createTransactions(sqlite: Database.Database): Transactions {
     transaction<T>(work: () => T): T {
       if (!mayUseConnection()) {
         throw new Error(
-          "A synchronous store transaction cannot start while an asynchronous one is open on the same SQLite connection " +
-            "(it would join that transaction); use the async store's transaction.",
+          "A synchronous store transaction cannot start while an asynchronous one is open in this process " +
+            "(it would join that transaction, or block on its lock); use the async store's transaction.",
         );
       }
       levels.enter();
@@ -124,8 +137,12 @@ export function createTransactions(sqlite: Database.Database): Transactions {
     },
 
     transactionAsync(work) {
-      if (open !== undefined && context.getStore() === open) return runSavepoint(work);
-      return enqueue(() => runOutermost(work));
+      const open = gate.open;
+      if (open === undefined || gate.context.getStore() !== open) return enqueue(() => runOutermost(work));
+      if (open.sqlite !== sqlite) {
+        return Promise.reject(new Error("A transaction of another store cannot open inside this one: use the store whose transaction is open."));
+      }
+      return runSavepoint(work);
     },
 
     whenFree<T>(call: () => T): Promise<T> {
