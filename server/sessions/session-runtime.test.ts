@@ -165,6 +165,58 @@ describe("SessionRuntime", () => {
     expect(await runtime.stop(first.sessionId, me)).toBe("idle");
   });
 
+  it("withdraws what a caller's transaction that rolls back accepted: a new session, or a follow-up's turn, never runs", async () => {
+    let turnsRun = 0;
+    const test = startTestRuntime({ stateRoot: tmp(), agent: testAgent([inspect]), onResolve: () => turnsRun++ });
+    opened.push(test);
+    const { runtime, store } = test;
+    let startedId = "";
+    await expect(
+      runtime.store.transaction(async () => {
+        startedId = (await runtime.startSession({ message: "hello", principal: me })).sessionId;
+        throw new Error("the delivery id could not be recorded");
+      }),
+    ).rejects.toThrow("the delivery id could not be recorded");
+    expect(store.sessions.list({}).sessions).toEqual([]);
+    expect(store.events.list(startedId)).toEqual([]);
+
+    const session = await runtime.startSession({ message: "hello", principal: me });
+    expect(await session.done).toMatchObject({ status: "completed" });
+    let withdrawn = "";
+    await expect(
+      runtime.store.transaction(async () => {
+        withdrawn = (await runtime.followUp(session.sessionId, { message: "again", principal: me })).turnId;
+        throw new Error("the idempotency key could not be stored");
+      }),
+    ).rejects.toThrow("the idempotency key could not be stored");
+    await runtime.idle(session.sessionId);
+    expect(turnsRun).toBe(1);
+    expect(store.turns.get(withdrawn)).toBeUndefined();
+    expect(types(await runtime.events(session.sessionId, me)).filter((type) => type === "message.received")).toHaveLength(1);
+    // The session goes on.
+    const next = await runtime.followUp(session.sessionId, { message: "and again", principal: me });
+    expect(await next.done).toMatchObject({ status: "completed" });
+    expect(turnsRun).toBe(2);
+  });
+
+  it("takes a follow-up whose transaction rolls back out of the waiting turn it joined, and it preempts nothing", async () => {
+    const { runtime, store } = start(tmp(), testAgent([inspect]), 300);
+    const first = await runtime.startSession({ message: "hello", principal: me });
+    await runtime.followUntil(first.sessionId, me, 0, (event) => event.type === "turn.started");
+    const waiting = await runtime.followUp(first.sessionId, { message: "one", principal: me, admission: "coalesce" });
+    await expect(
+      runtime.store.transaction(async () => {
+        await runtime.followUp(first.sessionId, { message: "two", principal: me, admission: "preempt" });
+        throw new Error("the idempotency key could not be stored");
+      }),
+    ).rejects.toThrow("the idempotency key could not be stored");
+    expect(await first.done).toMatchObject({ status: "completed" });
+    expect(await waiting.done).toMatchObject({ status: "completed" });
+    const received = (await runtime.events(first.sessionId, me)).filter((event) => event.type === "message.received");
+    expect(received.map((event) => (event.data as { message: string }).message)).toEqual(["hello", "one"]);
+    expect(store.turns.get(waiting.turnId)?.message).toBe("one");
+  });
+
   it("follows a session from the middle, then live, each event exactly once", async () => {
     const { runtime } = start(tmp(), testAgent([inspect]), 20);
     const handle = await runtime.startSession({ message: "Inspect https://x.test/pr/1", principal: me });
