@@ -378,6 +378,22 @@ describe.each(dialects)("store on $name", (dialect) => {
     });
   });
 
+  it("kv.claim: of claims racing for one key in open transactions of two nodes, one stores it; a rolled-back claim frees the key", async () => {
+    const { place, store } = await fresh();
+    const other = await place.open();
+    const claimIn = (on: AsyncStore, value: string, rollBack = false) =>
+      on.transaction(async (tx) => {
+        const won = await tx.kv.claim("a", "delivery:1", value);
+        if (rollBack) throw new Error("the message could not be stored");
+        return won;
+      });
+    await expect(claimIn(store, "rolled back", true)).rejects.toThrow("the message could not be stored");
+    const outcomes = await Promise.all([claimIn(store, "first"), claimIn(other, "second")]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect(await store.kv.get("a", "delivery:1")).toBe(outcomes[0] ? "first" : "second");
+    expect(await other.kv.claim("a", "delivery:1", "late")).toBe(false);
+  });
+
   it("kv: stores JSON values per agent (JSON null too), lists by literal prefix in key order, across a reopen", async () => {
     const { place, store } = await fresh();
     await store.kv.put("triage", "count", 1);

@@ -26,6 +26,9 @@ export interface DeliveryKey {
 
 export type Claimed<T> = { duplicate: true } | { duplicate: false; result: T };
 
+/** Thrown inside the claim's transaction to roll it back when a key was taken. */
+const DUPLICATE = new Error("duplicate delivery");
+
 export class DeliveryLedger {
   private lastPurge = 0;
 
@@ -48,11 +51,19 @@ export class DeliveryLedger {
    */
   async claim<T>(keys: readonly DeliveryKey[], handle: () => Promise<T>): Promise<Claimed<T>> {
     const now = this.clock.now();
-    const claimed = await this.store.transaction(async (tx): Promise<Claimed<T>> => {
-      for (const key of keys) if ((await tx.kv.get(this.agentName, keyOf(key))) !== undefined) return { duplicate: true };
-      for (const key of keys) await tx.kv.put(this.agentName, keyOf(key), now.toISOString());
-      return { duplicate: false, result: await handle() };
-    });
+    let claimed: Claimed<T>;
+    try {
+      claimed = await this.store.transaction(async (tx): Promise<Claimed<T>> => {
+        for (const key of keys) {
+          // Taken by another delivery (another node's too, committed meanwhile): roll back the keys claimed before this one.
+          if (!(await tx.kv.claim(this.agentName, keyOf(key), now.toISOString()))) throw DUPLICATE;
+        }
+        return { duplicate: false, result: await handle() };
+      });
+    } catch (error) {
+      if (error !== DUPLICATE) throw error;
+      claimed = { duplicate: true };
+    }
     await this.purge(now);
     return claimed;
   }
