@@ -13,6 +13,7 @@ import type { EventDraft } from "../server/protocol/events.ts";
 import { type AsyncStore, asyncStore } from "../server/store/async-store.ts";
 import { openPgStore } from "../server/store/pg/store.ts";
 import { openStore } from "../server/store/store.ts";
+import { heldOpen } from "../server/store/testing/held-open.ts";
 import { alice, bob, manualClock } from "../server/store/testing/temp-root.ts";
 import type { LogLevel } from "../server/store/types.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
@@ -635,20 +636,11 @@ describe.each(dialects)("store on $name", (dialect) => {
 
     it("a write from outside an open transaction is its own: the transaction's rollback keeps it", async () => {
       const { store } = await fresh();
-      let opened!: () => void;
-      let release!: () => void;
-      const isOpen = new Promise<void>((resolve) => (opened = resolve));
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const done = store.transaction(async (tx) => {
-        await tx.kv.put("a", "inside", 1);
-        opened();
-        await released;
-        throw new Error("rolled back");
-      });
-      await isOpen;
+      const held = heldOpen(store, (tx) => tx.kv.put("a", "inside", 1));
+      await held.isOpen;
       const outside = store.kv.put("a", "outside", 2);
-      release();
-      await expect(done).rejects.toThrow("rolled back");
+      held.release();
+      await expect(held.done).rejects.toThrow("rolled back");
       await outside;
       expect(await store.kv.get("a", "outside")).toBe(2);
       expect(await store.kv.get("a", "inside")).toBeUndefined();

@@ -1,32 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { asyncStore } from "./async-store.ts";
+import { heldOpen } from "./testing/held-open.ts";
 import { alice, tempRoots } from "./testing/temp-root.ts";
 
-// The dialect-independent behaviours of transactions run on both stores in test/store-dialects.test.ts; here, what only the one SQLite connection has.
+// The dialect-independent behaviours of transactions run on both stores in test/store-dialects.test.ts; here, what only SQLite has: one connection per store, one thread per process.
 
 const roots = tempRoots();
 afterEach(() => roots.cleanup());
-
-/** A transaction held open across awaits until `release` is called, rolled back (rejected) then. */
-function heldOpen(store: ReturnType<typeof asyncStore>) {
-  let opened!: () => void;
-  let release!: () => void;
-  const isOpen = new Promise<void>((resolve) => (opened = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const done = store.transaction(async (tx) => {
-    await tx.kv.put("a", "inside", 1);
-    opened();
-    await released;
-    throw new Error("rolled back");
-  });
-  return { isOpen, release, done };
-}
 
 describe("async transactions on the one SQLite connection", () => {
   it("a write from outside an open async transaction waits for it, and its rollback keeps that write", async () => {
     const sync = roots.open(roots.root());
     const store = asyncStore(sync);
-    const held = heldOpen(store);
+    const held = heldOpen(store, (tx) => tx.kv.put("a", "inside", 1));
     await held.isOpen;
     const outside = store.kv.put("a", "outside", 2);
     // Not seen by the open transaction either: the outside read waits like the write.
@@ -44,32 +30,36 @@ describe("async transactions on the one SQLite connection", () => {
     const store = asyncStore(sync);
     const { id } = sync.sessions.create({ mode: "chat", channel: "http", principal: alice });
     sync.events.append(id, [{ type: "step.started", data: { step: 0 } }]);
-    let opened!: () => void;
-    let release!: () => void;
-    const isOpen = new Promise<void>((resolve) => (opened = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const done = store.transaction(async (tx) => {
-      await tx.events.append(id, [{ type: "step.started", data: { step: 1 } }]);
-      opened();
-      await released;
-      throw new Error("rolled back");
-    });
-    await isOpen;
+    const held = heldOpen(store, (tx) => tx.events.append(id, [{ type: "step.started", data: { step: 1 } }]));
+    await held.isOpen;
     const steps = store.events.iterate(id, 0, 1);
     const first = steps.next();
     const second = first.then(() => steps.next());
     // Room for both steps to run while the transaction is open, were they not made to wait.
     await new Promise((resolve) => setImmediate(resolve));
-    release();
-    await expect(done).rejects.toThrow("rolled back");
+    held.release();
+    await expect(held.done).rejects.toThrow("rolled back");
     const seen = [await first, await second].flatMap((step) => (step.done ? [] : step.value.map((event) => event.index)));
     expect(seen).toEqual([0]);
+  });
+
+  it("a second store of the process on the same file waits too, rather than block the thread on the lock the open transaction holds", async () => {
+    const root = roots.root();
+    const store = asyncStore(roots.open(root));
+    const other = asyncStore(roots.open(root));
+    const held = heldOpen(store, (tx) => tx.kv.put("a", "inside", 1));
+    await held.isOpen;
+    const outside = other.kv.put("a", "other", 2);
+    held.release();
+    await expect(held.done).rejects.toThrow("rolled back");
+    await outside;
+    expect(await other.kv.get("a", "other")).toBe(2);
   });
 
   it("a synchronous transaction started outside an open async one throws instead of joining it", async () => {
     const sync = roots.open(roots.root());
     const store = asyncStore(sync);
-    const held = heldOpen(store);
+    const held = heldOpen(store, (tx) => tx.kv.put("a", "inside", 1));
     await held.isOpen;
     expect(() => sync.transaction(() => sync.kv.put("a", "sync", 3))).toThrow(/cannot start while an asynchronous one is open/);
     held.release();
