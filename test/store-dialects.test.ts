@@ -634,15 +634,18 @@ describe.each(dialects)("store on $name", (dialect) => {
       expect(await store.kv.get("a", "nested")).toBeUndefined();
     });
 
-    it("a write from outside an open transaction is its own: the transaction's rollback keeps it", async () => {
-      const { store } = await fresh();
+    it("a write from outside an open transaction, of this store or another one on the place, is its own: the rollback keeps it", async () => {
+      // On SQLite the other store is another connection of this process: it must wait, not block the thread on the open transaction's lock.
+      const { place, store } = await fresh();
+      const other = await place.open();
       const held = heldOpen(store, (tx) => tx.kv.put("a", "inside", 1));
       await held.isOpen;
-      const outside = store.kv.put("a", "outside", 2);
+      const outside = [store.kv.put("a", "outside", 2), other.kv.put("a", "other", 3)];
       held.release();
       await expect(held.done).rejects.toThrow("rolled back");
-      await outside;
+      await Promise.all(outside);
       expect(await store.kv.get("a", "outside")).toBe(2);
+      expect(await store.kv.get("a", "other")).toBe(3);
       expect(await store.kv.get("a", "inside")).toBeUndefined();
     });
   });

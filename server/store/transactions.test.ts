@@ -43,19 +43,6 @@ describe("async transactions on the one SQLite connection", () => {
     expect(seen).toEqual([0]);
   });
 
-  it("a second store of the process on the same file waits too, rather than block the thread on the lock the open transaction holds", async () => {
-    const root = roots.root();
-    const store = asyncStore(roots.open(root));
-    const other = asyncStore(roots.open(root));
-    const held = heldOpen(store, (tx) => tx.kv.put("a", "inside", 1));
-    await held.isOpen;
-    const outside = other.kv.put("a", "other", 2);
-    held.release();
-    await expect(held.done).rejects.toThrow("rolled back");
-    await outside;
-    expect(await other.kv.get("a", "other")).toBe(2);
-  });
-
   it("a synchronous transaction started outside an open async one throws instead of joining it", async () => {
     const sync = roots.open(roots.root());
     const store = asyncStore(sync);
