@@ -115,7 +115,7 @@ export class ChannelHub {
 
   /** What a custom route's handler gets besides the request. */
   routeArgs(channelId: string, parts: { body: unknown; query: unknown; params: Record<string, string>; principal: Principal }): RouteHandlerArgs {
-    const { runtime, store } = this.options;
+    const { runtime } = this.options;
     return {
       ...parts,
       send: (message, options) => this.send(channelId, message, options, parts.principal),
@@ -126,7 +126,7 @@ export class ChannelHub {
       },
       waitUntil: (promise) => this.waitUntil(promise),
       host: runtime.hostServices,
-      artifacts: createArtifactsApi({ store, registry: runtime.agent.artifacts }),
+      artifacts: createArtifactsApi({ store: runtime.store, registry: runtime.agent.artifacts }),
     };
   }
 
@@ -166,12 +166,12 @@ export class ChannelHub {
   }
 
   private eventContext(session: SessionRow): ChannelEventContext {
-    const { runtime, store } = this.options;
+    const { runtime } = this.options;
     return {
       session: { id: session.id, purpose: session.purpose ?? undefined },
       host: runtime.hostServices,
       artifacts: createArtifactsApi({
-        store,
+        store: runtime.store,
         registry: runtime.agent.artifacts,
         sessionId: session.id,
         onTagged: (artifact) => runtime.append(session.id, [{ type: "artifact.tagged", data: artifact }]),

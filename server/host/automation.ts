@@ -84,8 +84,7 @@ export class AgentAutomation {
   }
 
   dispatchSchedule(name: string): Promise<ScheduleDispatch> {
-    const { runtime, store } = this.options;
-    return dispatchSchedule({ runtime, store, channels: this.channels }, name);
+    return dispatchSchedule({ runtime: this.options.runtime, channels: this.channels }, name);
   }
 
   listSchedules(): ScheduleInfo[] {

@@ -11,7 +11,6 @@ import { createArtifactsApi } from "../host/artifacts-api.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { Principal } from "../protocol/events.ts";
 import type { SessionRuntime } from "../sessions/session-runtime.ts";
-import type { Store } from "../store/index.ts";
 
 export interface ScheduleDispatch {
   scheduleId: string;
@@ -20,7 +19,6 @@ export interface ScheduleDispatch {
 
 export interface DispatchScheduleDeps {
   runtime: SessionRuntime;
-  store: Store;
   channels: ChannelHub;
 }
 
@@ -29,7 +27,7 @@ export function scheduleAuth(name: string): Principal {
 }
 
 export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string): Promise<ScheduleDispatch> {
-  const { runtime, store, channels } = deps;
+  const { runtime, channels } = deps;
   const schedule = runtime.agent.schedules.get(name);
   if (!schedule) {
     const known = [...runtime.agent.schedules.keys()].join(", ") || "none";
@@ -69,7 +67,7 @@ export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string)
     waitUntil: (promise) => channels.waitUntil(promise),
     appAuth,
     host: runtime.hostServices,
-    artifacts: createArtifactsApi({ store, registry: runtime.agent.artifacts }),
+    artifacts: createArtifactsApi({ store: runtime.store, registry: runtime.agent.artifacts }),
   };
   await schedule.run(ctx);
   // Each `receive` resolves once its message is stored: every session of this firing is known once they have (a failed one is the caller's to see).

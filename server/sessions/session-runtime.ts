@@ -142,7 +142,7 @@ export class SessionRuntime {
     this.syncStore = options.store;
     this.store = asyncStore(options.store);
     this.now = options.now ?? (() => new Date());
-    this.host = options.host ?? createHostServices({ agentName: options.agent.name, store: options.store, logger: options.logger });
+    this.host = options.host ?? createHostServices({ agentName: options.agent.name, store: this.store, logger: options.logger });
     this.log = new SessionEventLog(this.store, options.logger, this.now);
     this.log.observe((sessionId, events) => {
       if (this.agent.hooks.size > 0) {
@@ -161,7 +161,7 @@ export class SessionRuntime {
       (error) => options.logger.error(`Could not record the denial of a stopped turn's approval: ${messageOf(error)}`),
     );
     this.services = {
-      store: options.store,
+      store: this.store,
       host: this.host,
       now: this.now,
       resolveModels: options.resolveModels,
@@ -484,7 +484,7 @@ export class SessionRuntime {
     const session = sessionId
       ? await this.requireSession(sessionId, principal)
       : { id: "", principal, channel: "http", dryRun: false, fork: null };
-    return modelOffer({
+    return await modelOffer({
       services: this.services,
       agent,
       session,

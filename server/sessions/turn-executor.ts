@@ -132,7 +132,7 @@ export class TurnExecutor {
       log.writeSoon(sessionId, (tx) => tx.modelCalls.append(sessionId, turnId, scope, record));
     try {
       const mcpTools = await connectionTools(this.options.mcp, agent, controller.signal);
-      const offer = modelOffer({ services, agent, session, workspaceDir: scope.workspaceDir, connectionTools: mcpTools, emit, gate, recordStep });
+      const offer = await modelOffer({ services, agent, session, workspaceDir: scope.workspaceDir, connectionTools: mcpTools, emit, gate, recordStep });
       const end = await executeTurn({
         turnId,
         message: start.message,
@@ -167,7 +167,7 @@ export class TurnExecutor {
    */
   async finish(session: SessionRow, turnId: string, end: TurnEnd, reportFailure = false): Promise<TurnEnd> {
     await this.options.log.transaction(session.id, (tx, append) => this.record(tx, append, session, turnId, end, reportFailure));
-    if (end.status === "completed") this.remember(session, turnId, end.text);
+    if (end.status === "completed") await this.remember(session, turnId, end.text);
     return end;
   }
 
@@ -196,9 +196,9 @@ export class TurnExecutor {
   }
 
   /** `memoryHook`: a note of the exchange; a failure to store it never fails the turn. */
-  private remember(session: SessionRow, turnId: string, reply: string): void {
+  private async remember(session: SessionRow, turnId: string, reply: string): Promise<void> {
     try {
-      rememberTurn(this.options.syncStore, this.options.journal, this.options.agent(), session, turnId, reply);
+      await rememberTurn(this.options.store, this.options.journal, this.options.agent(), session, turnId, reply);
     } catch (error) {
       this.options.logger.warn(`Memory: could not store a note for turn ${turnId}: ${messageOf(error)}`);
     }
