@@ -96,11 +96,9 @@ export class TurnChain {
       return joined;
     }
     const turnId = newTurnId();
-    const queued: QueuedTurn = this.chain(sessionId, live, turnId, () => joinAdmitted(queued.admitted), { admitted: [part], accepting: new Map() }, async () => {
-      // Read when the turn starts: messages that joined meanwhile are part of it, and those rolled back are not.
-      while (queued.accepting.size > 0) await Promise.all(queued.accepting.keys());
-      return queued.admitted.length > 0;
-    });
+    const admitting: Pick<QueuedTurn, "admitted" | "accepting"> = { admitted: [part], accepting: new Map() };
+    // Read when the turn starts: messages that joined meanwhile are part of it, and those rolled back are not.
+    const queued: QueuedTurn = this.chain(sessionId, live, turnId, () => joinAdmitted(queued.admitted), admitting, admitting);
     live.next = queued;
     this.holdUntilEnd(queued, tx, () => {
       // Joined only in `tx` (other transactions wait for it): nothing of it stays.
@@ -256,15 +254,17 @@ export class TurnChain {
     turnId: string,
     start: () => TurnStart,
     fields: T,
-    ready: () => Promise<boolean> = async () => true,
+    admitting?: Pick<QueuedTurn, "admitted" | "accepting">,
   ): ChainedTurn & T {
     return this.detached(() => {
       const agent = this.options.agent();
       // `done` is set below, before anyone can see the turn.
       const turn = { ...fields, turnId, controller: new AbortController() } as ChainedTurn & T;
       const run = async (): Promise<TurnEnd> => {
+        // Checked again after each wait, with nothing awaited between the last check and the start: a message admitted meanwhile is waited for too.
+        while (admitting && admitting.accepting.size > 0) await Promise.all(admitting.accepting.keys());
         // Every transaction that admitted a message into it rolled back: there is nothing to answer.
-        if (!(await ready())) return WITHDRAWN;
+        if (admitting && admitting.admitted.length === 0) return WITHDRAWN;
         if (live.next?.turnId === turnId) live.next = undefined;
         live.running = turn;
         return this.options.executor.run(sessionId, turnId, start(), agent, turn.controller);
