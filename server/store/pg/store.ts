@@ -83,6 +83,8 @@ interface OpenTransaction {
   tx: AsyncTransaction;
   levels: TransactionLevels;
   savepoints: number;
+  /** Its work has settled: the connection is about to commit (or roll back) and go back to the pool. */
+  ended: boolean;
 }
 
 /**
@@ -133,16 +135,19 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     pool,
     async transaction(work) {
       const outer = ambient.getStore();
-      if (outer) return inSavepoint(outer, work);
+      // A promise made inside a transaction's work may call this after that transaction ended: it opens its own.
+      if (outer && !outer.ended) return inSavepoint(outer, work);
       const levels = new TransactionLevels();
       levels.enter();
-      let result;
+      let result: Awaited<ReturnType<typeof work>>;
       try {
         result = await inTransaction(pool, (client) => {
           const afterCommit = (effect: () => void) => void levels.afterCommit(effect);
           const inTx: PgContext = { db: pgDb(client), now: shared.now, afterCommit };
           const tx: AsyncTransaction = { ...repositories(inTx, shared), afterCommit, onRollback: (effect) => levels.onRollback(effect) };
-          return ambient.run({ client, tx, levels, savepoints: 0 }, () => work(tx));
+          const open: OpenTransaction = { client, tx, levels, savepoints: 0, ended: false };
+          // Ended as soon as the work has settled, before the commit hands the connection back.
+          return ambient.run(open, () => work(tx)).finally(() => (open.ended = true));
         });
       } catch (error) {
         levels.rollBack();
