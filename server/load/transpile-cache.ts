@@ -106,12 +106,9 @@ export class TranspileCache {
   /** The cached output for `input`, else `transpile(input)` (stored unless it failed). */
   transform<Input extends TranspileInput>(input: Input, transpile: (input: Input) => TranspileOutput): TranspileOutput {
     const file = this.entryFile(input);
-    const ahead = input.filename === undefined ? undefined : this.ahead.get(input.filename);
-    if (ahead?.entry === file) {
-      // Counted as a miss by `fillAhead`.
-      this.ahead.delete(input.filename!);
-      return ahead.output;
-    }
+    // Counted as a miss by `fillAhead`.
+    const ahead = this.takeAhead(input.filename, file);
+    if (ahead) return ahead;
     const cached = this.read(file);
     if (cached !== undefined) {
       this.stats.hits++;
@@ -143,6 +140,15 @@ export class TranspileCache {
         this.write(file, output);
       }),
     );
+  }
+
+  /** The output `fillAhead` made for this text of `filename` (the entry file), once. */
+  private takeAhead(filename: string | undefined, entry: string): TranspileOutput | undefined {
+    if (filename === undefined) return undefined;
+    const ahead = this.ahead.get(filename);
+    if (ahead?.entry !== entry) return undefined;
+    this.ahead.delete(filename);
+    return ahead.output;
   }
 
   /** How many outputs `fillAhead` made are still waiting for their `transform`. */
