@@ -50,7 +50,7 @@ it("runs the fork on the source's history before the cut, with its own instructi
   const fork = await test.runtime.fork(source.sessionId, {
     principal: me,
     owner: me,
-    beforeIndex: cutAt,
+    at: { beforeIndex: cutAt },
     overrides: { instructions: "You answer in haiku.", model: "scripted", toolResults: { price: { output: { sku: "A1", price: 7 } } } },
   });
   const end = await fork.done;
@@ -97,7 +97,7 @@ it("edit and resend: the fork answers the edited message, and params keep the ag
   const fork = await test.runtime.fork(source.sessionId, {
     principal: me,
     owner: me,
-    beforeIndex: cutAt,
+    at: { beforeIndex: cutAt },
     message: "first, edited",
     overrides: { params: [{ id: "effort", value: "low" }] },
   });
@@ -111,13 +111,82 @@ it("refuses a cut that is not a user message, a stub of an unknown tool, and ano
   const { test } = setUp();
   const source = test.runtime.startSession({ message: "hello", principal: me });
   await source.done;
-  await expect(test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 0 })).rejects.toThrow(
+  await expect(test.runtime.fork(source.sessionId, { principal: me, owner: me, at: { beforeIndex: 0 } })).rejects.toThrow(
     /beforeIndex 0 is not a user message .* \(indexes 1\)/,
   );
   await expect(
-    test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 1, overrides: { toolResults: { pricee: { output: 1 } } } }),
+    test.runtime.fork(source.sessionId, { principal: me, owner: me, at: { beforeIndex: 1 }, overrides: { toolResults: { pricee: { output: 1 } } } }),
   ).rejects.toThrow(/no tool named "pricee"/);
   const other = { type: "user" as const, id: "mallory" };
-  await expect(test.runtime.fork(source.sessionId, { principal: other, owner: other, beforeIndex: 1 })).rejects.toThrow(/another principal/);
+  await expect(test.runtime.fork(source.sessionId, { principal: other, owner: other, at: { beforeIndex: 1 } })).rejects.toThrow(/another principal/);
+  expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
+});
+
+/** A source whose one turn called `price` (the real tool: 42), and the index of each of its events by type. */
+async function toolTurnSource() {
+  const setup = setUp();
+  const source = setup.test.runtime.startSession({ message: 'run price {"sku":"A1"}', principal: me });
+  await source.done;
+  const events = await setup.test.runtime.events(source.sessionId, me);
+  const indexOf = (type: string) => events.find((event) => event.type === type)!.index;
+  setup.prompts.length = 0;
+  return { ...setup, sourceId: source.sessionId, sourceEvents: events, indexOf };
+}
+
+it("fork after actions.requested: the fork resumes that step, its calls answered by the stub, and the turn goes on", async () => {
+  const { test, prompts, toolCalls, sourceId, sourceEvents, indexOf } = await toolTurnSource();
+  const cutAfter = indexOf("actions.requested");
+  const fork = await test.runtime.fork(sourceId, {
+    principal: me,
+    owner: me,
+    at: { afterIndex: cutAfter },
+    overrides: { toolResults: { price: { output: { sku: "A1", price: 7 } } } },
+  });
+  const end = await fork.done;
+  expect(end.status === "completed" && end.text).toContain("7");
+  expect(toolCalls()).toBe(1);
+  // One model call: the one after the stubbed result; the step that asked for the tool is not asked again.
+  expect(prompts).toHaveLength(1);
+  expect(userTexts(prompts[0])).toEqual(['run price {"sku":"A1"}']);
+
+  const events = await test.runtime.events(fork.sessionId, me);
+  expect(events.slice(1, cutAfter + 1).map(({ type, data }) => ({ type, data }))).toEqual(sourceEvents.slice(1, cutAfter + 1).map(({ type, data }) => ({ type, data })));
+  // One turn: the inherited part of the cut turn and what the fork ran carry the fork's turn id.
+  expect(new Set(events.filter((event) => event.turnId).map((event) => event.turnId))).toEqual(new Set([fork.turnId]));
+  expect(events.filter((event) => event.type === "turn.started")).toHaveLength(1);
+  expect(events.slice(cutAfter + 1).map((event) => event.type)).toEqual(
+    expect.arrayContaining(["action.result", "step.completed", "step.started", "message.completed", "turn.completed"]),
+  );
+  expect(events.find((event) => event.index > cutAfter && event.type === "action.result")).toMatchObject({ data: { output: { sku: "A1", price: 7 }, stubbed: true } });
+  expect(events[0]).toMatchObject({ data: { parentId: sourceId, forkedAt: indexOf("message.received"), cutAfter } });
+  expect((await test.runtime.getSession(fork.sessionId, me)).fork).toMatchObject({ parentId: sourceId, forkedAt: indexOf("message.received") });
+});
+
+it("fork after any other event inside a turn: the model continues from the history up to it", async () => {
+  const { test, prompts, toolCalls, sourceId, indexOf } = await toolTurnSource();
+  const cutAfter = indexOf("action.result");
+  const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: cutAfter }, overrides: { instructions: "Be brief." } });
+  const end = await fork.done;
+  // The tool's inherited result is in the history: nothing runs again, and the model reads 42.
+  expect(toolCalls()).toBe(1);
+  expect(end.status === "completed" && end.text).toContain("42");
+  expect(prompts).toHaveLength(1);
+  expect(systemOf(prompts[0])).toBe("Be brief.");
+  expect(prompts[0].map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
+  const events = await test.runtime.events(fork.sessionId, me);
+  expect(events.filter((event) => event.type === "step.started").map((event) => event.data)).toEqual([{ step: 0 }, { step: 1 }]);
+  expect(events.filter((event) => event.type === "turn.started")).toHaveLength(1);
+});
+
+it("refuses a cut after a turn's end or outside a turn, and an edited message on a cut inside a turn", async () => {
+  const { test, sourceId, indexOf } = await toolTurnSource();
+  for (const afterIndex of [indexOf("turn.completed"), indexOf("session.started"), 999]) {
+    await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex } })).rejects.toThrow(
+      new RegExp(`afterIndex ${afterIndex} is not an event inside a turn of session ${sourceId}: .* beforeIndex with a message index \\(1\\)`),
+    );
+  }
+  await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("actions.requested") }, message: "edited" })).rejects.toThrow(
+    /message is for a fork before a user message/,
+  );
   expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
 });
