@@ -64,7 +64,7 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
   const title = transcript.title ?? sessionInfo.data?.session?.title ?? (firstMessage?.kind === "user" ? firstMessage.text.slice(0, 120) : undefined);
 
   const showPending = pending && pending.sessionKey === (sessionId ?? "");
-  const iterate = useIterate({ sessionId, items: transcript.items, title, parentId: sessionInfo.data?.session?.parentId });
+  const iterate = useIterate({ sessionId, items: transcript.items, events: events ?? [], title, parentId: sessionInfo.data?.session?.parentId });
   const hint = transcript.closed ? "This task session has ended; start a new chat to continue." : undefined;
 
   // Stable across renders, so the memoised transcript does not re-render while the draft changes.
