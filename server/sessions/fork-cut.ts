@@ -24,6 +24,16 @@ export interface ForkCut {
   forkedAt: number;
   /** A cut inside a turn: how the fork's first turn (`turnId`, the id its inherited events carry) picks it up. */
   pickUp?: TurnStart;
+  /** The source turns the fork inherits, for their model steps' records (the Trace tab's content) to come along. */
+  turns: InheritedTurn[];
+}
+
+export interface InheritedTurn {
+  sourceTurnId: string;
+  /** The id its events carry in the fork: the same, or the fork's first turn's for the cut turn. */
+  forkTurnId: string;
+  /** The cut turn keeps the records of the steps it inherited (`scope` "" and the step number) and of the subagent calls that ended before the cut. */
+  keeps?: { steps: Set<number>; scopes: Set<string> };
 }
 
 /** `owner` and `channel` are the fork's own: its `session.started` says who holds it and where it lives. */
@@ -46,7 +56,22 @@ export function cutForFork(
     const turnId = event.turnId === cut.cutTurnId ? fork.turnId : event.turnId;
     return (turnId ? { type: event.type, turnId, data: event.data } : { type: event.type, data: event.data }) as EventDraft;
   });
-  return { inherited, message: cut.message, forkedAt: cut.forkedAt, ...(cut.pickUp ? { pickUp: cut.pickUp } : {}) };
+  return { inherited, message: cut.message, forkedAt: cut.forkedAt, ...(cut.pickUp ? { pickUp: cut.pickUp } : {}), turns: inheritedTurns(cut, fork.turnId) };
+}
+
+function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
+  const ids = [...new Set(cut.kept.flatMap((event) => (event.turnId ? [event.turnId] : [])))];
+  return ids.map((turnId) => {
+    if (turnId !== cut.cutTurnId) return { sourceTurnId: turnId, forkTurnId: turnId };
+    const steps = new Set<number>();
+    const scopes = new Set<string>();
+    for (const event of cut.kept) {
+      if (event.turnId !== turnId) continue;
+      if (event.type === "step.started") steps.add(event.data.step);
+      if (event.type === "subagent.completed") scopes.add(event.data.toolCallId);
+    }
+    return { sourceTurnId: turnId, forkTurnId, keeps: { steps, scopes } };
+  });
 }
 
 interface Kept {

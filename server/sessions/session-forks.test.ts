@@ -73,6 +73,10 @@ it("runs the fork on the source's history before the cut, with its own instructi
     sourceEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data })),
   );
   expect(forkEvents[0]).toMatchObject({ type: "session.started", data: { parentId: source.sessionId, forkedAt: cutAt } });
+  // An inherited turn keeps its Trace content in the fork.
+  const firstTurn = forkEvents.find((event) => event.type === "turn.started")!.turnId!;
+  expect(await test.runtime.turnTrace(fork.sessionId, firstTurn, me)).toMatchObject({ modelCalls: (await test.runtime.turnTrace(source.sessionId, firstTurn, me)).modelCalls });
+  expect((await test.runtime.turnTrace(fork.sessionId, firstTurn, me)).modelCalls).toHaveLength(1);
   expect((await test.runtime.getSession(fork.sessionId, me)).fork).toEqual({
     parentId: source.sessionId,
     forkedAt: cutAt,
@@ -159,6 +163,13 @@ it("fork after actions.requested: the fork resumes that step, its calls answered
   );
   expect(events.find((event) => event.index > cutAfter && event.type === "action.result")).toMatchObject({ data: { output: { sku: "A1", price: 7 }, stubbed: true } });
   expect(events[0]).toMatchObject({ data: { parentId: sourceId, forkedAt: indexOf("message.received"), cutAfter } });
+  // The Trace content came along: the inherited step 0 as the source's model answered it, then the fork's own step 1.
+  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
+  const sourceTurnId = sourceEvents.find((event) => event.type === "turn.started")!.turnId!;
+  const sourceStep0 = (await test.runtime.turnTrace(sourceId, sourceTurnId, me)).modelCalls[0];
+  expect(trace.modelCalls.map((call) => call.step)).toEqual([0, 1]);
+  expect(trace.modelCalls[0]).toEqual({ ...sourceStep0, turnId: fork.turnId });
+  expect(trace.modelCalls[1].request.system).toContain("You are a test agent.");
   expect((await test.runtime.getSession(fork.sessionId, me)).fork).toMatchObject({ parentId: sourceId, forkedAt: indexOf("message.received") });
 });
 
@@ -176,6 +187,11 @@ it("fork after any other event inside a turn: the model continues from the histo
   const events = await test.runtime.events(fork.sessionId, me);
   expect(events.filter((event) => event.type === "step.started").map((event) => event.data)).toEqual([{ step: 0 }, { step: 1 }]);
   expect(events.filter((event) => event.type === "turn.started")).toHaveLength(1);
+  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
+  expect(trace.modelCalls.map((call) => [call.step, call.request.system])).toEqual([
+    [0, expect.stringContaining("You are a test agent.")],
+    [1, "Be brief."],
+  ]);
 });
 
 it("refuses a cut after a turn's end or outside a turn, and an edited message on a cut inside a turn", async () => {
