@@ -35,6 +35,11 @@ test("fork from a tool call, a raw event and a trace step: each fork picks the c
   await expect(page.getByTestId("assistant-text").last()).toContainText("Stubbed PR");
   await page.screenshot({ path: path.join(SCREENSHOTS, "fork-from-event-chat-1280.png") });
 
+  // The inherited step keeps its content in the fork's Trace: what the source's model was sent and answered.
+  await openTab(page, "Trace");
+  await page.getByTestId("trace-chart").getByRole("button").filter({ hasText: /^Step 0/ }).first().click();
+  await expect(page.getByTestId("trace-request"), "the inherited step's request").toContainText("pull/42");
+
   // Raw: right after the stubbed result; the model goes on from the history up to it.
   await openTab(page, "Raw");
   await page.getByTestId("raw-row").filter({ hasText: "action.result" }).first().click();
