@@ -13,6 +13,7 @@ import { z } from "zod";
 import { startTestRuntime, type TestRuntime } from "../../test/support/runtime.ts";
 import { testAgent, zodTool } from "../../test/support/tools.ts";
 import type { AgentConfig } from "../load/types.ts";
+import type { AnyBdkEvent } from "../protocol/events.ts";
 
 const me = { type: "user" as const, id: "local" };
 const opened: TestRuntime[] = [];
@@ -205,4 +206,38 @@ it("refuses a cut after a turn's end or outside a turn, and an edited message on
     /message is for a fork before a user message/,
   );
   expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
+});
+
+it("a cut after the source's approval of a call: the fork asks for its own approval before the call runs there", async () => {
+  const submitted: string[] = [];
+  const submit = zodTool("submit_review", z.object({ prUrl: z.string() }), ({ prUrl }) => (submitted.push(prUrl), { submitted: true }), {
+    needsApproval: async () => true,
+  });
+  const test = startTestRuntime({ stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-fork-")), agent: testAgent([submit]) });
+  opened.push(test);
+  const { runtime } = test;
+  const untilEvent = (sessionId: string, type: string) =>
+    new Promise<AnyBdkEvent>((resolve) => {
+      void runtime.followUntil(sessionId, me, 0, (event) => (event.type === type ? (resolve(event), true) : false));
+    });
+  const source = runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
+  const asked = await untilEvent(source.sessionId, "action.approval_requested");
+  await runtime.resolveApproval(source.sessionId, (asked.data as { approvalId: string }).approvalId, { approved: true }, me);
+  await source.done;
+  const resolvedAt = (await runtime.events(source.sessionId, me)).find((event) => event.type === "action.approval_resolved")!.index;
+
+  const fork = await runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: resolvedAt } });
+  // The source's approval does not carry over: the fork parks on its own, and the call has not run there yet.
+  await expect.poll(async () => (await runtime.listApprovals(me)).length, { message: "the fork asked" }).toBe(1);
+  const pending = await runtime.listApprovals(me);
+  expect(pending.map((approval) => approval.sessionId)).toEqual([fork.sessionId]);
+  expect(pending[0].id).not.toBe((asked.data as { approvalId: string }).approvalId);
+  expect(submitted).toHaveLength(1);
+  await runtime.resolveApproval(fork.sessionId, pending[0].id, { approved: true }, me);
+  expect((await fork.done).status).toBe("completed");
+  expect(submitted).toHaveLength(2);
+  const events = await runtime.events(fork.sessionId, me);
+  expect(events.filter((event) => event.index > resolvedAt).map((event) => event.type)).toEqual(
+    expect.arrayContaining(["action.approval_requested", "action.approval_resolved", "action.result", "turn.completed"]),
+  );
 });
