@@ -208,14 +208,14 @@ it("refuses a cut after a turn's end or outside a turn, and an edited message on
   expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
 });
 
-it("a cut after the source's approval of a call: the fork asks for its own approval before the call runs there", async () => {
+it("a cut after the source's approval of a call: the fork asks for its own approval before the call runs there, and keeps it across a restart", async () => {
   const submitted: string[] = [];
   const submit = zodTool("submit_review", z.object({ prUrl: z.string() }), ({ prUrl }) => (submitted.push(prUrl), { submitted: true }), {
     needsApproval: async () => true,
   });
-  const test = startTestRuntime({ stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-fork-")), agent: testAgent([submit]) });
-  opened.push(test);
-  const { runtime } = test;
+  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-fork-"));
+  const test = startTestRuntime({ stateRoot, agent: testAgent([submit]) });
+  let { runtime } = test;
   const untilEvent = (sessionId: string, type: string) =>
     new Promise<AnyBdkEvent>((resolve) => {
       void runtime.followUntil(sessionId, me, 0, (event) => (event.type === type ? (resolve(event), true) : false));
@@ -229,15 +229,23 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
   const fork = await runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: resolvedAt } });
   // The source's approval does not carry over: the fork parks on its own, and the call has not run there yet.
   await expect.poll(async () => (await runtime.listApprovals(me)).length, { message: "the fork asked" }).toBe(1);
+  // The process dies with the fork's turn parked; the next one resumes it from the fork's own events.
+  test.store.close();
+  const restarted = startTestRuntime({ stateRoot, agent: testAgent([submit]) });
+  opened.push(restarted);
+  runtime = restarted.runtime;
+  await runtime.recover();
   const pending = await runtime.listApprovals(me);
   expect(pending.map((approval) => approval.sessionId)).toEqual([fork.sessionId]);
   expect(pending[0].id).not.toBe((asked.data as { approvalId: string }).approvalId);
   expect(submitted).toHaveLength(1);
   await runtime.resolveApproval(fork.sessionId, pending[0].id, { approved: true }, me);
-  expect((await fork.done).status).toBe("completed");
+  await runtime.idle(fork.sessionId);
   expect(submitted).toHaveLength(2);
+  expect((await runtime.getSession(fork.sessionId, me)).status).toBe("waiting");
   const events = await runtime.events(fork.sessionId, me);
   expect(events.filter((event) => event.index > resolvedAt).map((event) => event.type)).toEqual(
     expect.arrayContaining(["action.approval_requested", "action.approval_resolved", "action.result", "turn.completed"]),
   );
+  expect(events.filter((event) => event.type === "turn.completed").map((event) => event.turnId)).toEqual([fork.turnId]);
 });
