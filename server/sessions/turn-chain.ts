@@ -86,6 +86,26 @@ export class TurnChain {
     return queued;
   }
 
+  /**
+   * A new fork's first turn when the fork was cut inside a turn: it picks
+   * that turn up (`start`: a step to resume or to call the model at) under
+   * `turnId`, the id the inherited events of the cut turn carry. Stored
+   * (a queued turn row with the turn's message) when this returns.
+   */
+  pickUp(sessionId: string, turnId: string, message: string, start: TurnStart): ChainedTurn {
+    if (this.closing) throw new BdkError("not_ready", "The server is stopping: fork again once it is back.");
+    this.options.syncStore.turns.create({
+      id: turnId,
+      sessionId,
+      status: "queued",
+      message,
+      workspaceFiles: null,
+      botVersion: this.options.agent().version,
+      createdAt: this.options.now().toISOString(),
+    });
+    return this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => start, {});
+  }
+
   /** Runs `work` before the session's next turn starts (files a recovered message brought); a failure is logged. */
   beforeNextTurn(sessionId: string, label: string, work: () => Promise<unknown>): void {
     const live = this.options.lives.open(sessionId);
