@@ -85,6 +85,36 @@ test("the Agent tab lists the tools the model was given, with their sources, and
   }
 });
 
+test("under dev an armed reminder is listed with Fire now, which wakes its conversation; recalled memory is marked in the prompt", async () => {
+  const prompt = "Re-check order A-1001 now";
+  const { sessionId, reply } = await replyTo(`reminders_create ${JSON.stringify({ delay: "1h", prompt, purpose: "order_recheck" })}`);
+  expect(reply, "the model armed the reminder").toContain("reminders_create");
+  const { page, context } = await client.newPage();
+  try {
+    // A new session's prompt recalls this principal's earlier conversations (a session's own notes are in its history instead).
+    await page.goto("/playground?tab=agent");
+    await expect(page.getByText("for a new session")).toBeVisible();
+    const memory = page.locator("[data-testid=prompt-part][data-source=memory]");
+    await expect(memory, "recalled memory is marked as such").toContainText("recalled memory");
+    await expect(memory, "and holds what was remembered").toContainText("reminders_create");
+    const reminder = page.getByTestId("reminder").filter({ hasText: "order_recheck" });
+    await expect(reminder, "the armed reminder, with its timing and prompt").toContainText("after 1h");
+    await expect(reminder).toContainText(prompt);
+    await memory.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "agent-memory-reminders-1280.png") });
+    await reminder.getByRole("button", { name: "Fire now" }).click();
+    await expect(page.getByTestId("reminder").filter({ hasText: "order_recheck" }), "a one-off reminder is gone once fired").toHaveCount(0);
+    const received = async () => {
+      const res = await fetch(`${server.baseUrl}/v1/session/${sessionId}/events`, { headers: { Authorization: `Bearer ${server.token}` } });
+      return (await res.text()).split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string; data: { message?: string } })
+        .filter((event) => event.type === "message.received").map((event) => event.data.message);
+    };
+    await expect.poll(received, { message: "the reminder's prompt reached its conversation" }).toContainEqual(expect.stringContaining(prompt));
+  } finally {
+    await context.close();
+  }
+});
+
 test("after a bot file is saved under dev, the tab updates by itself and names the new version", async () => {
   const { page, context } = await client.newPage();
   try {

@@ -60,6 +60,39 @@ describe("bdk serve --dev on loopback", () => {
     expect(followUp.status).toBe(202);
   });
 
+  it("forks right after the step that asked for a tool: the fork runs that call with its stub, and the diff compares the cut turn", async () => {
+    const { sessionId, messageIndex } = await curlSession(dev);
+    const sourceEvents = (await (await as(dev, undefined, `/v1/session/${sessionId}/events`)).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; index: number });
+    const afterIndex = sourceEvents.find((event) => event.type === "actions.requested")!.index;
+    const stub = { toolResults: { price: { output: { sku: "A1", price: 7 } } } };
+    const forked = await as(dev, undefined, `/v1/session/${sessionId}/fork`, post({ afterIndex, overrides: stub }));
+    expect(forked.status).toBe(202);
+    const fork = (await forked.json()) as { sessionId: string; turnId: string };
+    await settled(dev, undefined, fork.sessionId);
+
+    const events = (await (await as(dev, undefined, `/v1/session/${fork.sessionId}/events`)).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; index: number; turnId?: string; data: Record<string, unknown> });
+    expect(events[0].data).toMatchObject({ parentId: sessionId, forkedAt: messageIndex, cutAfter: afterIndex });
+    expect(events.filter((event) => event.type === "message.received")).toHaveLength(1);
+    expect(events.find((event) => event.type === "action.result")).toMatchObject({ index: afterIndex + 1, turnId: fork.turnId, data: { output: { sku: "A1", price: 7 }, stubbed: true } });
+    expect(events.findLast((event) => event.type === "turn.completed")?.turnId).toBe(fork.turnId);
+
+    const diff = (await (await as(dev, undefined, `/v1/session/${sessionId}/diff/${fork.sessionId}`)).json()) as {
+      before: { from: number };
+      turns: { messageChanged: boolean; toolCallsChanged: boolean; after: { toolCalls: { output: unknown }[]; reply: string } }[];
+    };
+    expect(diff.before.from).toBe(messageIndex);
+    expect(diff.turns).toHaveLength(1);
+    expect(diff.turns[0]).toMatchObject({ messageChanged: false, toolCallsChanged: true });
+    expect(diff.turns[0].after.toolCalls[0].output).toEqual({ sku: "A1", price: 7 });
+    expect(diff.turns[0].after.reply).toContain("7");
+  });
+
   it("stubs one call of a tool: the fork's second price call gets the stub, its first and third run the tool", async () => {
     const { sessionId, messageIndex } = await curlSession(dev);
     const stub = { name: "price", call: 2, output: { sku: "STUB", price: 7 } };
@@ -118,6 +151,9 @@ describe("bdk serve --dev on loopback", () => {
     const { sessionId } = await curlSession(dev);
     const cases: [unknown, RegExp][] = [
       [{ beforeIndex: "1" }, /beforeIndex/],
+      [{}, /exactly one of beforeIndex .* and afterIndex/],
+      [{ beforeIndex: 1, afterIndex: 2 }, /exactly one of beforeIndex .* and afterIndex/],
+      [{ afterIndex: 0 }, /afterIndex 0 is not an event inside a turn/],
       [{ beforeIndex: 0 }, /beforeIndex 0 is not a user message/],
       [{ beforeIndex: 1, overrides: { toolResults: { nope: { output: 1 } } } }, /no tool named "nope"/],
       [{ beforeIndex: 1, overrides: { temperature: 2 } }, /temperature/],

@@ -161,7 +161,7 @@ export interface SessionSummary {
   updatedAt?: string;
   lastIndex?: number;
   usage?: Partial<TokenUsage>;
-  /** Set on a fork: the session it was cut from, and the source's index of the cut. */
+  /** Set on a fork: the session it was cut from, and the source's index of the message it answers again. */
   parentId?: string;
   forkedAt?: number;
   overrides?: RunOverrides;
@@ -177,12 +177,13 @@ export interface RunOverrides {
   toolCallResults?: { name: string; call: number; output: unknown; isError?: boolean }[];
 }
 
-export interface ForkRequest {
-  beforeIndex: number;
-  message?: string;
+/** Before a user message (re-sent, or `message` instead), or right after an event inside a turn (the fork picks the turn up). */
+export type ForkPoint = { beforeIndex: number; message?: string } | { afterIndex: number };
+
+export type ForkRequest = ForkPoint & {
   title?: string;
   overrides?: RunOverrides;
-}
+};
 
 export interface ForkResponse extends CreateSessionResponse {
   parentId: string;

@@ -1,8 +1,12 @@
 "use client";
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { createPortal } from "react-dom";
 import { XIcon } from "./icons.tsx";
 
-/** A dialog: Escape or the backdrop closes it; Tab stays inside; focus returns where it was. */
+/**
+ * A dialog: Escape or the backdrop closes it; Tab stays inside; focus returns where it was.
+ * Rendered in `document.body`: opened from inside a panel (a Trace row's detail), it would share that panel's stacking context and sit under its sticky headers.
+ */
 export function Modal({ title, onClose, children, footer }: { title: ReactNode; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
   const panel = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -40,7 +44,7 @@ export function Modal({ title, onClose, children, footer }: { title: ReactNode; 
     }
   }
 
-  return (
+  return createPortal(
     <div className="fixed inset-0 z-50 flex items-end justify-center bg-backdrop p-0 backdrop-blur-[2px] sm:items-center sm:p-6" onMouseDown={onClose}>
       <div
         ref={panel}
@@ -69,6 +73,7 @@ export function Modal({ title, onClose, children, footer }: { title: ReactNode; 
         <div className="min-h-0 flex-1 overflow-auto p-4">{children}</div>
         {footer ? <div className="flex flex-wrap items-center justify-end gap-2 border-t border-line px-4 py-3">{footer}</div> : null}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -61,6 +61,12 @@ export interface TurnRequest {
   /** The user message; absent when resuming a parked step. */
   message?: string;
   resume?: ParkedStep;
+  /**
+   * The turn began before this run picks it up (a fork cut inside a turn,
+   * after its last complete step): `turn.started` is not emitted again and
+   * the model is called next at this step, on `history` alone.
+   */
+  continueAt?: number;
   tools: LoadedTool[];
   models: ModelCandidate[];
   /** Content hash of the bot that runs this turn, recorded on `turn.started`. */
@@ -128,6 +134,8 @@ export async function runTurn(request: TurnRequest): Promise<TurnResult> {
       data: { step: parked.step, durationMs: 0, finishReason: "tool-calls", usage: ZERO_USAGE },
     });
     firstStep = parked.step + 1;
+  } else if (request.continueAt !== undefined) {
+    firstStep = request.continueAt;
   } else {
     request.emit({
       type: "turn.started",

@@ -19,12 +19,17 @@ const overridesBody = z
 
 const forkBody = z
   .object({
-    beforeIndex: z.number().int().min(0),
+    beforeIndex: z.number().int().min(0).optional(),
+    afterIndex: z.number().int().min(0).optional(),
     message: z.string().min(1).optional(),
     title: z.string().max(200).optional(),
     overrides: overridesBody.optional(),
   })
-  .strict();
+  .strict()
+  .refine((body) => (body.beforeIndex === undefined) !== (body.afterIndex === undefined), {
+    message: "give exactly one of beforeIndex (a message.received index) and afterIndex (an event inside a turn)",
+    path: ["beforeIndex"],
+  });
 
 /** Iterating on a run: fork a session at one of its messages (with overrides), and compare two runs. */
 export const forkRoutes = {
@@ -34,7 +39,7 @@ export const forkRoutes = {
     const handle = await opened.runtime.fork(params.id, {
       principal: sessionPrincipal(req),
       owner: principal,
-      beforeIndex: body.beforeIndex,
+      at: body.afterIndex === undefined ? { beforeIndex: body.beforeIndex! } : { afterIndex: body.afterIndex },
       message: body.message,
       title: body.title,
       overrides: body.overrides,

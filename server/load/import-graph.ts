@@ -12,7 +12,7 @@ import type { BuildOptions, Message, Metafile, Plugin } from "esbuild";
 import { withEsbuild } from "./esbuild-service.ts";
 import type { ProjectManifest } from "../discover/manifest.ts";
 import { AUTHORING_SUBPATHS, PACKAGE_ALIASES } from "./authoring-modules.ts";
-import { ImportScanCache } from "./import-scan-cache.ts";
+import type { ImportScanCache } from "./import-scan-cache.ts";
 
 export interface MissingExport {
   /** The importing file, relative to the project root. */
@@ -179,9 +179,9 @@ function missingExportOf(message: Message): MissingExport | undefined {
  */
 export async function scanImports(rootDir: string, entryFiles: string[], cache?: ImportScanCache): Promise<ImportScan | undefined> {
   if (entryFiles.length === 0) return { imports: new Map(), specifiers: new Map(), missingExports: [] };
-  const kept = cache && ImportScanCache.keeps(rootDir) ? cache : undefined;
-  const cached = kept?.read(rootDir, entryFiles);
+  const cached = cache?.read(rootDir, entryFiles);
   if (cached) return cached;
+  const startedAt = Date.now();
   const options: BuildOptions = {
     absWorkingDir: rootDir,
     entryPoints: entryFiles,
@@ -201,8 +201,9 @@ export async function scanImports(rootDir: string, entryFiles: string[], cache?:
     const linked = await esbuild().build({ ...options, metafile: true, plugins: [kitPlugin] }).catch(() => undefined);
     if (linked) {
       const scan = { ...graphOfMetafile(rootDir, linked.metafile), missingExports: missingExportsOf(linked.warnings) };
+      // Every file read, a package's or one outside the project too (a tsconfig `paths` alias may name them).
       const inputs = Object.keys(linked.metafile.inputs).filter((input) => !input.includes(":")).map((input) => path.resolve(rootDir, input));
-      kept?.write(rootDir, entryFiles, inputs.filter((file) => isProjectFile(rootDir, file)), scan);
+      cache?.write(rootDir, entryFiles, inputs, scan, startedAt);
       return scan;
     }
     const graph: Graph = { imports: new Map(), specifiers: new Map() };

@@ -112,18 +112,14 @@ function cachedTransform(input: TransformOptions): TransformResult {
  * esbuild was a round trip, 2.5 ms a file of a cold load.
  */
 export async function transpileAhead(esbuild: () => typeof Esbuild, files: Iterable<string>): Promise<void> {
-  const cache = theTranspileCache();
-  await Promise.all(
-    [...files].map(async (filename) => {
-      let source: string;
-      try {
-        source = readFileSync(filename, "utf8");
-      } catch {
-        return;
-      }
-      await cache.fill(esbuildEntry(source, filename), (missed) => esbuildTransformAhead(esbuild(), missed.source, missed.filename));
-    }),
-  );
+  const inputs = [...files].flatMap((filename) => {
+    try {
+      return [esbuildEntry(readFileSync(filename, "utf8"), filename)];
+    } catch {
+      return [];
+    }
+  });
+  await theTranspileCache().fillAhead(inputs, (missed) => esbuildTransformAhead(esbuild(), missed.source, missed.filename));
 }
 
 /** Static imports as jiti's transform writes them: `await jitiImport("../lib/x.js")`. */

@@ -96,6 +96,25 @@ it("prunes the least recently used entries beyond its bound", () => {
   expect(kept).not.toContain(oldest);
 });
 
+it("holds in memory only what the latest load transpiled ahead: repeated reloads of an edited project do not grow it", async () => {
+  const cache = new TranspileCache({ dir: cacheDir(), salt: "s" });
+  const ahead = async (input: TranspileInput) => ({ code: input.source.toUpperCase() });
+  for (let reload = 0; reload < 5; reload++) {
+    // Each reload (a save in `bdk dev`): a.ts and b.ts edited, a.ts imported, b.ts not (its importer failed first).
+    const a = { source: `export const a = ${reload};`, filename: "/p/a.ts" };
+    const b = { source: `export const b = ${reload};`, filename: "/p/b.ts" };
+    await cache.fillAhead([a, b], ahead);
+    expect(cache.transform(a, () => ({ code: "not ahead" })).code).toBe(a.source.toUpperCase());
+    expect(cache.heldAhead).toBe(1);
+  }
+  // A load of the project without b.ts (removed) keeps nothing of it.
+  await cache.fillAhead([{ source: "export const a = 5;", filename: "/p/a.ts" }], ahead);
+  expect(cache.heldAhead).toBe(1);
+  expect(cache.transform({ source: "export const a = 5;", filename: "/p/a.ts" }, () => ({ code: "not ahead" })).code).toBe("EXPORT CONST A = 5;");
+  expect(cache.heldAhead).toBe(0);
+  expect(cache.stats).toEqual({ hits: 0, misses: 11 });
+});
+
 it("is shared safely by processes storing the same entries at once: every entry verifies, none is left half-written", async () => {
   const dir = cacheDir();
   const script = path.join(dir, "..", `${path.basename(dir)}-race.ts`);

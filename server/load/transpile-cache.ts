@@ -11,7 +11,9 @@
  * the same project): an entry is written to a temporary file and renamed
  * into place, so a reader sees a whole entry or none. An entry that does not
  * verify (truncated, edited, another format) is a miss and is rewritten.
- * The folder is pruned to a bounded size, least recently used first.
+ * The folder is pruned to a bounded size, least recently used first (an
+ * entry's mtime is when it was written or last read, refreshed at most
+ * daily; the import scans kept in `scans/` are pruned with the modules).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
@@ -72,14 +74,30 @@ export const packageVersion = (name: string) => (require(`${name}/package.json`)
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
+/** Marks a cache entry (a transpiled module, a kept import scan) as used: its mtime is its place in the pruning order. */
+export function touchUsed(file: string): void {
+  try {
+    if (Date.now() - statSync(file).mtimeMs > TOUCH_AFTER_MS) {
+      const now = new Date();
+      utimesSync(file, now, now);
+    }
+  } catch {
+    // Pruned by another process meanwhile: the entry was read already.
+  }
+}
+
 export class TranspileCache {
   readonly stats: TranspileCacheStats = { hits: 0, misses: 0 };
   private readonly maxBytes: number;
   /** False once the folder turned out not to be writable: transpiling then goes on without the cache. */
   private usable = true;
   private pruned = false;
-  /** Outputs `fill` made, by entry file, until `transform` takes them. */
-  private readonly ahead = new Map<string, TranspileOutput>();
+  /**
+   * Outputs `fillAhead` made, by source file, until `transform` takes them:
+   * one per file of the latest load, so that a long-running `bdk dev` does
+   * not keep one for every text a file ever had.
+   */
+  private readonly ahead = new Map<string, { entry: string; output: TranspileOutput }>();
 
   constructor(private readonly options: TranspileCacheOptions) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -88,12 +106,9 @@ export class TranspileCache {
   /** The cached output for `input`, else `transpile(input)` (stored unless it failed). */
   transform<Input extends TranspileInput>(input: Input, transpile: (input: Input) => TranspileOutput): TranspileOutput {
     const file = this.entryFile(input);
-    const ahead = this.ahead.get(file);
-    if (ahead) {
-      // Counted as a miss by `fill`.
-      this.ahead.delete(file);
-      return ahead;
-    }
+    // Counted as a miss by `fillAhead`.
+    const ahead = this.takeAhead(input.filename, file);
+    if (ahead) return ahead;
     const cached = this.read(file);
     if (cached !== undefined) {
       this.stats.hits++;
@@ -106,18 +121,39 @@ export class TranspileCache {
   }
 
   /**
-   * Stores `transpile(input)` unless an entry exists, and keeps it in memory
-   * for the `transform` of the same input in this process (undefined: it
-   * cannot be done ahead, `transform` will do it).
+   * For a load about to import `inputs`: stores `transpile(input)` for each
+   * that has no entry, and keeps it in memory for the `transform` of the
+   * same input in this process (undefined: it cannot be done ahead,
+   * `transform` will do it). What an earlier load kept and did not use (a
+   * file since edited, removed, or not imported after all) is dropped.
    */
-  async fill<Input extends TranspileInput & { filename: string }>(input: Input, transpile: (input: Input) => Promise<TranspileOutput | undefined>): Promise<void> {
-    const file = this.entryFile(input);
-    if (existsSync(file)) return;
-    const output = await transpile(input);
-    if (!output || output.error) return;
-    this.stats.misses++;
-    this.ahead.set(file, output);
-    this.write(file, output);
+  async fillAhead<Input extends TranspileInput & { filename: string }>(inputs: Input[], transpile: (input: Input) => Promise<TranspileOutput | undefined>): Promise<void> {
+    this.ahead.clear();
+    await Promise.all(
+      inputs.map(async (input) => {
+        const file = this.entryFile(input);
+        if (existsSync(file)) return;
+        const output = await transpile(input);
+        if (!output || output.error) return;
+        this.stats.misses++;
+        this.ahead.set(input.filename, { entry: file, output });
+        this.write(file, output);
+      }),
+    );
+  }
+
+  /** The output `fillAhead` made for this text of `filename` (the entry file), once. */
+  private takeAhead(filename: string | undefined, entry: string): TranspileOutput | undefined {
+    if (filename === undefined) return undefined;
+    const ahead = this.ahead.get(filename);
+    if (ahead?.entry !== entry) return undefined;
+    this.ahead.delete(filename);
+    return ahead.output;
+  }
+
+  /** How many outputs `fillAhead` made are still waiting for their `transform`. */
+  get heldAhead(): number {
+    return this.ahead.size;
   }
 
   private entryFile(input: TranspileInput): string {
@@ -142,20 +178,9 @@ export class TranspileCache {
     if (newline === -1 || text.slice(0, newline) !== `// ${FORMAT} ${sha256(rest)}`) return undefined;
     const tableEnd = rest.indexOf("\n");
     if (tableEnd === -1) return undefined;
-    this.touch(file);
+    touchUsed(file);
     const table = rest.slice(0, tableEnd);
     return { code: rest.slice(tableEnd + 1), ...(table ? { lines: table.split(",").map(Number) } : {}) };
-  }
-
-  private touch(file: string): void {
-    try {
-      if (Date.now() - statSync(file).mtimeMs > TOUCH_AFTER_MS) {
-        const now = new Date();
-        utimesSync(file, now, now);
-      }
-    } catch {
-      // Pruned by another process meanwhile: the code was read already.
-    }
   }
 
   private write(file: string, output: TranspileOutput): void {
@@ -178,7 +203,7 @@ export class TranspileCache {
     }
   }
 
-  /** Once per process that stored something: the oldest entries go until the folder is within bounds. */
+  /** Once per process that stored something: the least recently used entries go until the folder is within bounds. */
   private prune(): void {
     const entries: { file: string; size: number; used: number }[] = [];
     try {

@@ -43,8 +43,12 @@ export interface ToolAction {
 
 /** Payload of every event type, keyed by the type. */
 export interface EventDataByType {
-  /** `parentId` and `forkedAt` on a fork: the session it was cut from, and the source's index of the cut. */
-  "session.started": { mode: SessionMode; channel: string; title?: string; principal: Principal; parentId?: string; forkedAt?: number };
+  /**
+   * On a fork: `parentId`, the session it was cut from; `forkedAt`, the
+   * source's index of the message the fork answers again; `cutAfter`, for a
+   * fork cut inside a turn, the last source index it inherited.
+   */
+  "session.started": { mode: SessionMode; channel: string; title?: string; principal: Principal; parentId?: string; forkedAt?: number; cutAfter?: number };
   "message.received": { message: string; workspaceFiles?: string[] };
   "turn.queued": { position: number };
   "turn.started": { model: string; botVersion?: string };

@@ -1,44 +1,140 @@
 /**
- * Where a fork may be cut and what it inherits: a fork starts at one of the
- * source's user messages (`message.received`), so the events before it are
- * whole turns, and its history is exactly those events.
+ * Where a fork may be cut and what it inherits. A fork starts at one of the
+ * source's user messages (`beforeIndex`: the events before it are whole
+ * turns), or right after any event inside a turn (`afterIndex`): the fork
+ * inherits the events up to it and its first turn picks that turn up.
  */
+import { historyFromEvents } from "../harness/history.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft, Principal } from "../protocol/events.ts";
 import type { RunOverrides } from "../store/types.ts";
+import { parkedTurnFromEvents } from "./parked-turn.ts";
 import { checkCallStubs } from "./run-overrides.ts";
+import type { TurnStart } from "./turn-executor.ts";
+
+/** `beforeIndex`: a `message.received` index; `afterIndex`: any event of a turn before its end. */
+export type ForkPoint = { beforeIndex: number } | { afterIndex: number };
 
 export interface ForkCut {
-  /** The source's events before the cut, as drafts for the fork's log (same order, so the same indexes). */
+  /** The source's events the fork inherits, as drafts for the fork's log (same order, so the same indexes). */
   inherited: EventDraft[];
-  /** The message at the cut: what the fork re-sends when no edited message is given. */
+  /** The message the fork's first turn answers: the one at the cut, or the one of the turn it picks up. */
   message: string;
+  /** Where the runs part turn by turn (`forkedAt`): the index of that message in the source. */
+  forkedAt: number;
+  /** A cut inside a turn: how the fork's first turn (`turnId`, the id its inherited events carry) picks it up. */
+  pickUp?: TurnStart;
+  /** The source turns the fork inherits, for their model steps' records (the Trace tab's content) to come along. */
+  turns: InheritedTurn[];
+}
+
+export interface InheritedTurn {
+  sourceTurnId: string;
+  /** The id its events carry in the fork: the same, or the fork's first turn's for the cut turn. */
+  forkTurnId: string;
+  /** The cut turn keeps the records of the steps it inherited (`scope` "" and the step number) and of the subagent calls that ended before the cut. */
+  keeps?: { steps: Set<number>; scopes: Set<string> };
 }
 
 /** `owner` and `channel` are the fork's own: its `session.started` says who holds it and where it lives. */
 export function cutForFork(
   sourceId: string,
   events: readonly AnyBdkEvent[],
-  beforeIndex: number,
-  fork: { owner: Principal; channel: string; overrides: RunOverrides },
+  point: ForkPoint,
+  fork: { owner: Principal; channel: string; overrides: RunOverrides; turnId: string },
 ): ForkCut {
+  const cut = "beforeIndex" in point ? atMessage(sourceId, events, point.beforeIndex) : insideTurn(sourceId, events, point.afterIndex);
+  checkCallStubs(fork.overrides, answeredCalls(cut.kept));
+  const inherited = cut.kept.map((event): EventDraft => {
+    if (event.type === "session.started") {
+      const cutAfter = "afterIndex" in point ? { cutAfter: point.afterIndex } : {};
+      return {
+        type: event.type,
+        data: { ...event.data, principal: fork.owner, channel: fork.channel, parentId: sourceId, forkedAt: cut.forkedAt, ...cutAfter },
+      };
+    }
+    const turnId = event.turnId === cut.cutTurnId ? fork.turnId : event.turnId;
+    return (turnId ? { type: event.type, turnId, data: event.data } : { type: event.type, data: event.data }) as EventDraft;
+  });
+  return { inherited, message: cut.message, forkedAt: cut.forkedAt, ...(cut.pickUp ? { pickUp: cut.pickUp } : {}), turns: inheritedTurns(cut, fork.turnId) };
+}
+
+function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
+  const ids = [...new Set(cut.kept.flatMap((event) => (event.turnId ? [event.turnId] : [])))];
+  return ids.map((turnId) => {
+    if (turnId !== cut.cutTurnId) return { sourceTurnId: turnId, forkTurnId: turnId };
+    const steps = new Set<number>();
+    const scopes = new Set<string>();
+    for (const event of cut.kept) {
+      if (event.turnId !== turnId) continue;
+      if (event.type === "step.started") steps.add(event.data.step);
+      if (event.type === "subagent.completed") scopes.add(event.data.toolCallId);
+    }
+    return { sourceTurnId: turnId, forkTurnId, keeps: { steps, scopes } };
+  });
+}
+
+interface Kept {
+  kept: AnyBdkEvent[];
+  message: string;
+  forkedAt: number;
+  /** The source turn the fork's first turn continues (its inherited events take the fork's turn id). */
+  cutTurnId?: string;
+  pickUp?: TurnStart;
+}
+
+function atMessage(sourceId: string, events: readonly AnyBdkEvent[], beforeIndex: number): Kept {
   const at = events.find((event) => event.index === beforeIndex);
   if (!at || at.type !== "message.received") {
-    const messages = events.filter((event) => event.type === "message.received").map((event) => event.index);
     throw new BdkError(
       "invalid_request",
-      `beforeIndex ${beforeIndex} is not a user message of session ${sourceId}: a fork starts at a message.received event (indexes ${messages.join(", ") || "none"}).`,
+      `beforeIndex ${beforeIndex} is not a user message of session ${sourceId}: a fork starts at a message.received event (indexes ${messageIndexes(events)}).`,
     );
   }
-  const before = events.filter((event) => event.index < beforeIndex);
-  checkCallStubs(fork.overrides, answeredCalls(before));
-  const inherited = before.map((event): EventDraft => {
-      if (event.type === "session.started") {
-        return { type: event.type, data: { ...event.data, principal: fork.owner, channel: fork.channel, parentId: sourceId, forkedAt: beforeIndex } };
-      }
-      return (event.turnId ? { type: event.type, turnId: event.turnId, data: event.data } : { type: event.type, data: event.data }) as EventDraft;
-    });
-  return { inherited, message: at.data.message };
+  return { kept: events.filter((event) => event.index < beforeIndex), message: at.data.message, forkedAt: beforeIndex };
+}
+
+/**
+ * Right after an event of a turn: the fork's history is the events up to
+ * it. Inside a step that asked for tools and has calls left unanswered
+ * (after its `actions.requested`, or after some of its results), the fork
+ * resumes that step: it runs the calls left (its tool stubs apply). Anywhere
+ * else, the model is called next on that history.
+ */
+function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex: number): Kept {
+  const at = events.find((event) => event.index === afterIndex);
+  const turnId = at?.turnId;
+  const message = turnId ? events.find((event) => event.turnId === turnId && event.type === "message.received") : undefined;
+  if (!at || !turnId || !message || message.type !== "message.received" || at.type === "turn.completed" || at.type === "turn.failed") {
+    throw new BdkError(
+      "invalid_request",
+      `afterIndex ${afterIndex} is not an event inside a turn of session ${sourceId}: a fork continues a turn from one of its events before the turn's end; to fork at a turn boundary, send beforeIndex with a message index (${messageIndexes(events)}).`,
+    );
+  }
+  const kept = events.filter((event) => event.index <= afterIndex);
+  const turnEvents = kept.filter((event) => event.turnId === turnId);
+  const lastStep = turnEvents.findLast((event) => event.type === "step.started");
+  const stepOpen = lastStep !== undefined && !turnEvents.some((event) => event.type === "step.completed" && event.index > lastStep.index);
+  const parked = stepOpen ? parkedTurnFromEvents(kept, turnId) : undefined;
+  const unanswered = parked?.parked.calls.some((call) => !parked.parked.results.has(call.toolCallId));
+  let pickUp: TurnStart;
+  if (parked && unanswered) {
+    pickUp = { resume: parked.parked, history: parked.history };
+  } else {
+    const started = turnEvents.some((event) => event.type === "turn.started");
+    const nextStep = lastStep?.type === "step.started" ? lastStep.data.step + 1 : 0;
+    pickUp = { history: historyFromEvents(kept), ...(started ? { continueAt: nextStep } : {}) };
+  }
+  return { kept, message: message.data.message, forkedAt: message.index, cutTurnId: turnId, pickUp };
+}
+
+function messageIndexes(events: readonly AnyBdkEvent[]): string {
+  return (
+    events
+      .filter((event) => event.type === "message.received")
+      .map((event) => event.index)
+      .join(", ") || "none"
+  );
 }
 
 /** Calls with a result, by tool: the calls the model's history holds (an unanswered call is left out of it). */

@@ -99,7 +99,7 @@ it("shows a new session's workspace as not yet made, and a fork's instructions i
   const fork = await test.runtime.fork(source.sessionId, {
     principal: customer,
     owner: customer,
-    beforeIndex: 1,
+    at: { beforeIndex: 1 },
     overrides: { instructions: "Answer in haiku.", toolResults: { lookup_order: { output: { status: "shipped" } } } },
   });
   await fork.done;

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { startTestRuntime, type TestRuntime } from "../../test/support/runtime.ts";
 import { testAgent, zodTool } from "../../test/support/tools.ts";
 import type { AgentConfig } from "../load/types.ts";
+import type { AnyBdkEvent } from "../protocol/events.ts";
 
 const me = { type: "user" as const, id: "local" };
 const opened: TestRuntime[] = [];
@@ -50,7 +51,7 @@ it("runs the fork on the source's history before the cut, with its own instructi
   const fork = await test.runtime.fork(source.sessionId, {
     principal: me,
     owner: me,
-    beforeIndex: cutAt,
+    at: { beforeIndex: cutAt },
     overrides: { instructions: "You answer in haiku.", model: "scripted", toolResults: { price: { output: { sku: "A1", price: 7 } } } },
   });
   const end = await fork.done;
@@ -73,6 +74,10 @@ it("runs the fork on the source's history before the cut, with its own instructi
     sourceEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data })),
   );
   expect(forkEvents[0]).toMatchObject({ type: "session.started", data: { parentId: source.sessionId, forkedAt: cutAt } });
+  // An inherited turn keeps its Trace content in the fork.
+  const firstTurn = forkEvents.find((event) => event.type === "turn.started")!.turnId!;
+  expect(await test.runtime.turnTrace(fork.sessionId, firstTurn, me)).toMatchObject({ modelCalls: (await test.runtime.turnTrace(source.sessionId, firstTurn, me)).modelCalls });
+  expect((await test.runtime.turnTrace(fork.sessionId, firstTurn, me)).modelCalls).toHaveLength(1);
   expect((await test.runtime.getSession(fork.sessionId, me)).fork).toEqual({
     parentId: source.sessionId,
     forkedAt: cutAt,
@@ -97,7 +102,7 @@ it("edit and resend: the fork answers the edited message, and params keep the ag
   const fork = await test.runtime.fork(source.sessionId, {
     principal: me,
     owner: me,
-    beforeIndex: cutAt,
+    at: { beforeIndex: cutAt },
     message: "first, edited",
     overrides: { params: [{ id: "effort", value: "low" }] },
   });
@@ -111,13 +116,136 @@ it("refuses a cut that is not a user message, a stub of an unknown tool, and ano
   const { test } = setUp();
   const source = await test.runtime.startSession({ message: "hello", principal: me });
   await source.done;
-  await expect(test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 0 })).rejects.toThrow(
+  await expect(test.runtime.fork(source.sessionId, { principal: me, owner: me, at: { beforeIndex: 0 } })).rejects.toThrow(
     /beforeIndex 0 is not a user message .* \(indexes 1\)/,
   );
   await expect(
-    test.runtime.fork(source.sessionId, { principal: me, owner: me, beforeIndex: 1, overrides: { toolResults: { pricee: { output: 1 } } } }),
+    test.runtime.fork(source.sessionId, { principal: me, owner: me, at: { beforeIndex: 1 }, overrides: { toolResults: { pricee: { output: 1 } } } }),
   ).rejects.toThrow(/no tool named "pricee"/);
   const other = { type: "user" as const, id: "mallory" };
-  await expect(test.runtime.fork(source.sessionId, { principal: other, owner: other, beforeIndex: 1 })).rejects.toThrow(/another principal/);
+  await expect(test.runtime.fork(source.sessionId, { principal: other, owner: other, at: { beforeIndex: 1 } })).rejects.toThrow(/another principal/);
   expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
+});
+
+/** A source whose one turn called `price` (the real tool: 42), and the index of each of its events by type. */
+async function toolTurnSource() {
+  const setup = setUp();
+  const source = await setup.test.runtime.startSession({ message: 'run price {"sku":"A1"}', principal: me });
+  await source.done;
+  const events = await setup.test.runtime.events(source.sessionId, me);
+  const indexOf = (type: string) => events.find((event) => event.type === type)!.index;
+  setup.prompts.length = 0;
+  return { ...setup, sourceId: source.sessionId, sourceEvents: events, indexOf };
+}
+
+it("fork after actions.requested: the fork resumes that step, its calls answered by the stub, and the turn goes on", async () => {
+  const { test, prompts, toolCalls, sourceId, sourceEvents, indexOf } = await toolTurnSource();
+  const cutAfter = indexOf("actions.requested");
+  const fork = await test.runtime.fork(sourceId, {
+    principal: me,
+    owner: me,
+    at: { afterIndex: cutAfter },
+    overrides: { toolResults: { price: { output: { sku: "A1", price: 7 } } } },
+  });
+  const end = await fork.done;
+  expect(end.status === "completed" && end.text).toContain("7");
+  expect(toolCalls()).toBe(1);
+  // One model call: the one after the stubbed result; the step that asked for the tool is not asked again.
+  expect(prompts).toHaveLength(1);
+  expect(userTexts(prompts[0])).toEqual(['run price {"sku":"A1"}']);
+
+  const events = await test.runtime.events(fork.sessionId, me);
+  expect(events.slice(1, cutAfter + 1).map(({ type, data }) => ({ type, data }))).toEqual(sourceEvents.slice(1, cutAfter + 1).map(({ type, data }) => ({ type, data })));
+  // One turn: the inherited part of the cut turn and what the fork ran carry the fork's turn id.
+  expect(new Set(events.filter((event) => event.turnId).map((event) => event.turnId))).toEqual(new Set([fork.turnId]));
+  expect(events.filter((event) => event.type === "turn.started")).toHaveLength(1);
+  expect(events.slice(cutAfter + 1).map((event) => event.type)).toEqual(
+    expect.arrayContaining(["action.result", "step.completed", "step.started", "message.completed", "turn.completed"]),
+  );
+  expect(events.find((event) => event.index > cutAfter && event.type === "action.result")).toMatchObject({ data: { output: { sku: "A1", price: 7 }, stubbed: true } });
+  expect(events[0]).toMatchObject({ data: { parentId: sourceId, forkedAt: indexOf("message.received"), cutAfter } });
+  // The Trace content came along: the inherited step 0 as the source's model answered it, then the fork's own step 1.
+  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
+  const sourceTurnId = sourceEvents.find((event) => event.type === "turn.started")!.turnId!;
+  const sourceStep0 = (await test.runtime.turnTrace(sourceId, sourceTurnId, me)).modelCalls[0];
+  expect(trace.modelCalls.map((call) => call.step)).toEqual([0, 1]);
+  expect(trace.modelCalls[0]).toEqual({ ...sourceStep0, turnId: fork.turnId });
+  expect(trace.modelCalls[1].request.system).toContain("You are a test agent.");
+  expect((await test.runtime.getSession(fork.sessionId, me)).fork).toMatchObject({ parentId: sourceId, forkedAt: indexOf("message.received") });
+});
+
+it("fork after any other event inside a turn: the model continues from the history up to it", async () => {
+  const { test, prompts, toolCalls, sourceId, indexOf } = await toolTurnSource();
+  const cutAfter = indexOf("action.result");
+  const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: cutAfter }, overrides: { instructions: "Be brief." } });
+  const end = await fork.done;
+  // The tool's inherited result is in the history: nothing runs again, and the model reads 42.
+  expect(toolCalls()).toBe(1);
+  expect(end.status === "completed" && end.text).toContain("42");
+  expect(prompts).toHaveLength(1);
+  expect(systemOf(prompts[0])).toBe("Be brief.");
+  expect(prompts[0].map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
+  const events = await test.runtime.events(fork.sessionId, me);
+  expect(events.filter((event) => event.type === "step.started").map((event) => event.data)).toEqual([{ step: 0 }, { step: 1 }]);
+  expect(events.filter((event) => event.type === "turn.started")).toHaveLength(1);
+  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
+  expect(trace.modelCalls.map((call) => [call.step, call.request.system])).toEqual([
+    [0, expect.stringContaining("You are a test agent.")],
+    [1, "Be brief."],
+  ]);
+});
+
+it("refuses a cut after a turn's end or outside a turn, and an edited message on a cut inside a turn", async () => {
+  const { test, sourceId, indexOf } = await toolTurnSource();
+  for (const afterIndex of [indexOf("turn.completed"), indexOf("session.started"), 999]) {
+    await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex } })).rejects.toThrow(
+      new RegExp(`afterIndex ${afterIndex} is not an event inside a turn of session ${sourceId}: .* beforeIndex with a message index \\(1\\)`),
+    );
+  }
+  await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("actions.requested") }, message: "edited" })).rejects.toThrow(
+    /message is for a fork before a user message/,
+  );
+  expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
+});
+
+it("a cut after the source's approval of a call: the fork asks for its own approval before the call runs there, and keeps it across a restart", async () => {
+  const submitted: string[] = [];
+  const submit = zodTool("submit_review", z.object({ prUrl: z.string() }), ({ prUrl }) => (submitted.push(prUrl), { submitted: true }), {
+    needsApproval: async () => true,
+  });
+  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-fork-"));
+  const test = startTestRuntime({ stateRoot, agent: testAgent([submit]) });
+  let { runtime } = test;
+  const untilEvent = (sessionId: string, type: string) =>
+    new Promise<AnyBdkEvent>((resolve) => {
+      void runtime.followUntil(sessionId, me, 0, (event) => (event.type === type ? (resolve(event), true) : false));
+    });
+  const source = await runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
+  const asked = await untilEvent(source.sessionId, "action.approval_requested");
+  await runtime.resolveApproval(source.sessionId, (asked.data as { approvalId: string }).approvalId, { approved: true }, me);
+  await source.done;
+  const resolvedAt = (await runtime.events(source.sessionId, me)).find((event) => event.type === "action.approval_resolved")!.index;
+
+  const fork = await runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: resolvedAt } });
+  // The source's approval does not carry over: the fork parks on its own, and the call has not run there yet.
+  await expect.poll(async () => (await runtime.listApprovals(me)).length, { message: "the fork asked" }).toBe(1);
+  // The process dies with the fork's turn parked; the next one resumes it from the fork's own events.
+  test.store.close();
+  const restarted = startTestRuntime({ stateRoot, agent: testAgent([submit]) });
+  opened.push(restarted);
+  runtime = restarted.runtime;
+  await runtime.recover();
+  const pending = await runtime.listApprovals(me);
+  expect(pending.map((approval) => approval.sessionId)).toEqual([fork.sessionId]);
+  expect(pending[0].id).not.toBe((asked.data as { approvalId: string }).approvalId);
+  expect(submitted).toHaveLength(1);
+  await runtime.resolveApproval(fork.sessionId, pending[0].id, { approved: true }, me);
+  await runtime.idle(fork.sessionId);
+  expect(submitted).toHaveLength(2);
+  expect((await runtime.getSession(fork.sessionId, me)).status).toBe("waiting");
+  const events = await runtime.events(fork.sessionId, me);
+  expect(events.filter((event) => event.index > resolvedAt).map((event) => event.type)).toEqual(
+    expect.arrayContaining(["action.approval_requested", "action.approval_resolved", "action.result", "turn.completed"]),
+  );
+  expect(events.filter((event) => event.type === "turn.completed").map((event) => event.turnId)).toEqual([fork.turnId]);
 });

@@ -11,8 +11,8 @@ import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { McpConnections } from "../mcp/connections.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
-import type { TurnTrace } from "../protocol/model-calls.ts";
-import { newContinuationToken, newSessionId } from "../protocol/ids.ts";
+import type { ModelCall, TurnTrace } from "../protocol/model-calls.ts";
+import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
 import { type AsyncStore, type AsyncTransaction, asyncStore } from "../store/async-store.ts";
 import type { Store } from "../store/index.ts";
 import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
@@ -22,7 +22,7 @@ import { dispatchToHooks } from "./hook-runner.ts";
 import { type Answered, IdempotentAnswers } from "./idempotent-answers.ts";
 import { type InDoubtDecision, resolveInDoubtCall } from "./in-doubt.ts";
 import { LiveSessions } from "./live-sessions.ts";
-import { cutForFork } from "./fork-cut.ts";
+import { cutForFork, type ForkPoint, type InheritedTurn } from "./fork-cut.ts";
 import { connectionTools, type ModelOffer, modelOffer, NEW_SESSION_WORKSPACE } from "./model-offer.ts";
 import { recoverTurns } from "./recovery.ts";
 import { checkToolStubs, modelConfigFor } from "./run-overrides.ts";
@@ -83,9 +83,13 @@ export interface ForkInput {
   principal: Principal;
   /** Who holds the fork. */
   owner: Principal;
-  /** The source's `message.received` index to cut at: the fork inherits the events before it. */
-  beforeIndex: number;
-  /** Edit and resend: this message instead of the one at the cut. */
+  /**
+   * Where to cut: before a `message.received` (the fork inherits the events
+   * before it and answers that message again), or after any event inside a
+   * turn (the fork inherits the events up to it and picks the turn up).
+   */
+  at: ForkPoint;
+  /** Edit and resend (a cut before a message only): this message instead of the one at the cut. */
   message?: string;
   overrides?: RunOverrides;
   title?: string;
@@ -171,7 +175,6 @@ export class SessionRuntime {
     };
     const executor = new TurnExecutor({
       store: this.store,
-      syncStore: options.store,
       log: this.log,
       lives: this.lives,
       workspaces: this.workspaces,
@@ -263,8 +266,8 @@ export class SessionRuntime {
 
   /**
    * A new session whose history is the source's up to one of its user
-   * messages, answering that message again (or an edited one) with the
-   * overrides. Stored, listed and streamed like any session; durable when
+   * messages, answering that message again (or an edited one), or up to an
+   * event inside a turn, picking that turn up; with the overrides. Stored, listed and streamed like any session; durable when
    * this returns. The inherited events are copied, not replayed: hooks and
    * channel observers never see them a second time.
    */
@@ -278,8 +281,13 @@ export class SessionRuntime {
     }
     const channel = "http";
     const events = (await this.store.events.list(sourceId, { fromIndex: 0 })) as AnyBdkEvent[];
-    const cut = cutForFork(sourceId, events, input.beforeIndex, { owner: input.owner, channel, overrides });
+    if (input.message !== undefined && "afterIndex" in input.at) {
+      throw new BdkError("invalid_request", "message is for a fork before a user message (beforeIndex): a fork cut inside a turn (afterIndex) picks that turn up.");
+    }
+    const forkTurnId = newTurnId();
+    const cut = cutForFork(sourceId, events, input.at, { owner: input.owner, channel, overrides, turnId: forkTurnId });
     const message = input.message ?? cut.message;
+    const records = await this.inheritedModelCalls(sourceId, cut.turns);
     const id = newSessionId();
     const token = newContinuationToken();
     const at = this.now().toISOString();
@@ -297,16 +305,29 @@ export class SessionRuntime {
         // A fork of a dry run stays one: forking must not turn rehearsed writes into real ones.
         dryRun: source.dryRun,
         botVersion: this.agent.version,
-        fork: { parentId: sourceId, forkedAt: input.beforeIndex, overrides },
+        fork: { parentId: sourceId, forkedAt: cut.forkedAt, overrides },
         createdAt: at,
         updatedAt: at,
       });
       await this.log.appendToNewSession(tx, id, cut.inherited);
+      for (const { turnId, scope, ...record } of records) await tx.modelCalls.append(id, turnId, scope, record);
       // History is rebuilt from the inherited events when the turn starts.
       this.openNewSession(tx, created, undefined);
-      return this.chain.admit(tx, id, message, undefined);
+      return cut.pickUp ? this.chain.pickUp(tx, id, forkTurnId, message, cut.pickUp) : this.chain.admit(tx, id, message, undefined);
     });
     return { sessionId: id, continuationToken: token, turnId: turn.turnId, done: turn.done };
+  }
+
+  /** The model steps' records of the turns a fork inherits, under the fork's turn ids (a cut turn: the steps it kept). */
+  private async inheritedModelCalls(sourceId: string, turns: readonly InheritedTurn[]): Promise<ModelCall[]> {
+    const records: ModelCall[] = [];
+    for (const turn of turns) {
+      for (const call of await this.store.modelCalls.ofTurn(sourceId, turn.sourceTurnId)) {
+        const kept = !turn.keeps || (call.scope === "" ? turn.keeps.steps.has(call.step) : turn.keeps.scopes.has(call.scope));
+        if (kept) records.push({ ...call, turnId: turn.forkTurnId });
+      }
+    }
+    return records;
   }
 
   /**

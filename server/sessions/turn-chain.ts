@@ -117,6 +117,30 @@ export class TurnChain {
     return queued;
   }
 
+  /**
+   * A new fork's first turn when the fork was cut inside a turn: it picks
+   * that turn up (`start`: a step to resume or to call the model at) under
+   * `turnId`, the id the inherited events of the cut turn carry. Stored
+   * (a queued turn row with the turn's message) in `tx`; it starts once
+   * `tx` has committed, and never if it rolls back.
+   */
+  async pickUp(tx: AsyncTransaction, sessionId: string, turnId: string, message: string, start: TurnStart): Promise<ChainedTurn> {
+    if (this.closing) throw new BdkError("not_ready", "The server is stopping: fork again once it is back.");
+    const admitting: Pick<QueuedTurn, "admitted" | "accepting"> = { admitted: [{ message }], accepting: new Map() };
+    const turn = this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => start, {}, admitting);
+    this.holdUntilEnd(admitting, tx, () => (admitting.admitted.length = 0));
+    await tx.turns.create({
+      id: turnId,
+      sessionId,
+      status: "queued",
+      message,
+      workspaceFiles: null,
+      botVersion: this.options.agent().version,
+      createdAt: this.options.now().toISOString(),
+    });
+    return turn;
+  }
+
   /** Runs `work` before the session's next turn starts (files a recovered message brought); a failure is logged. */
   beforeNextTurn(sessionId: string, label: string, work: () => Promise<unknown>): void {
     const live = this.options.lives.open(sessionId);
@@ -208,7 +232,7 @@ export class TurnChain {
   }
 
   /** Keeps `turn` from starting until `tx` has ended; `undo` runs first if it rolls back. */
-  private holdUntilEnd(turn: QueuedTurn, tx: AsyncTransaction, undo: () => void): void {
+  private holdUntilEnd(turn: Pick<QueuedTurn, "accepting">, tx: AsyncTransaction, undo: () => void): void {
     let ended!: () => void;
     const hold = new Promise<void>((resolve) => (ended = resolve));
     turn.accepting.set(hold, tx);

@@ -17,7 +17,6 @@ import { messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDataByType, type EventDraft } from "../protocol/events.ts";
 import type { ModelStepRecord } from "../protocol/model-calls.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
-import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
 import { turnLedger } from "./call-ledger.ts";
@@ -30,18 +29,22 @@ import { executeTurn, STOPPED, type TurnEnd } from "./turn-runner.ts";
 import type { TurnSlots } from "./turn-slots.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
 
-/** How a turn begins: a new message (with files), or a step parked before a restart to resume. */
+/**
+ * How a turn begins: a new message (with files); or, on `history`, a step
+ * to resume (parked on an approval before a restart, or a fork cut after a
+ * step asked for tools) or the step to call the model at (a fork cut
+ * anywhere else inside a turn).
+ */
 export interface TurnStart {
   message?: string;
   workspaceFiles?: Record<string, string>;
   resume?: ParkedStep;
+  continueAt?: number;
   history?: ModelMessage[];
 }
 
 export interface TurnExecutorOptions {
   store: AsyncStore;
-  /** The same store, synchronous: for the memory note of a completed turn (memory moves to the async store later). */
-  syncStore: Store;
   log: SessionEventLog;
   lives: LiveSessions;
   workspaces: SessionWorkspaces;
@@ -90,16 +93,17 @@ export class TurnExecutor {
     if (!session) return DELETED;
     live.session = session;
     let history = start.history;
+    // Laid out for a resumed turn too: a fork's first turn may pick up a cut turn in its new workspace.
+    let written: string[] | undefined;
+    try {
+      await workspaces.prepare(sessionId, agent);
+      await shareJournal(this.options.journal, agent, session, workspaces.dirOf(sessionId));
+      if (start.workspaceFiles) written = await workspaces.write(sessionId, start.workspaceFiles);
+    } catch (error) {
+      if (start.message !== undefined) await receive({ message: start.message });
+      return this.finish(session, turnId, { status: "failed", code: "workspace", message: messageOf(error) }, true);
+    }
     if (start.message !== undefined) {
-      let written: string[] | undefined;
-      try {
-        await workspaces.prepare(sessionId, agent);
-        await shareJournal(this.options.journal, agent, session, workspaces.dirOf(sessionId));
-        if (start.workspaceFiles) written = await workspaces.write(sessionId, start.workspaceFiles);
-      } catch (error) {
-        await receive({ message: start.message });
-        return this.finish(session, turnId, { status: "failed", code: "workspace", message: messageOf(error) }, true);
-      }
       const received = await receive({ message: start.message, ...(written ? { workspaceFiles: written } : {}) });
       // Deleted while the workspace was being prepared: nothing was recorded, nothing runs.
       if (!received) return DELETED;
@@ -137,6 +141,7 @@ export class TurnExecutor {
         turnId,
         message: start.message,
         resume: start.resume,
+        continueAt: start.continueAt,
         gate,
         ledger: turnLedger(store, log, sessionId, turnId),
         commit: resultCommitter(agent, toolContextFor(services, agent, scope, undefined, controller.signal)),

@@ -11,6 +11,7 @@ export interface TurnJob {
   /** Absent when resuming a step parked on an approval. */
   message?: string;
   resume?: ParkedStep;
+  continueAt?: number;
   gate?: ToolGate;
   ledger?: CallLedger;
   commit?: (text: string) => Promise<string | undefined>;
@@ -64,6 +65,7 @@ export async function executeTurn(job: TurnJob): Promise<TurnEnd> {
       history: job.history,
       message: job.message,
       resume: job.resume,
+      continueAt: job.continueAt,
       gate: job.gate,
       ledger: job.ledger,
       commit: job.commit,

@@ -64,8 +64,15 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
   const title = transcript.title ?? sessionInfo.data?.session?.title ?? (firstMessage?.kind === "user" ? firstMessage.text.slice(0, 120) : undefined);
 
   const showPending = pending && pending.sessionKey === (sessionId ?? "");
-  const iterate = useIterate({ sessionId, items: transcript.items, title, parentId: sessionInfo.data?.session?.parentId });
-  const hint = transcript.closed ? "This task session has ended; start a new chat to continue." : undefined;
+  const iterate = useIterate({ sessionId, items: transcript.items, events: events ?? [], title, parentId: sessionInfo.data?.session?.parentId });
+  // Another principal's session (a shared link): nothing of it is shown, and nothing can be sent to it or forked from it.
+  const unreadable = feed?.status === "error";
+  const forbidden = unreadable && feed.errorStatus === 403;
+  const hint = forbidden
+    ? "This session belongs to another principal: only its owner can continue or fork it. Start a new chat, or sign in with the owner's token."
+    : transcript.closed
+      ? "This task session has ended; start a new chat to continue."
+      : undefined;
 
   // Stable across renders, so the memoised transcript does not re-render while the draft changes.
   const latest = useRef({ messageActions: iterate.messageActions, toolActions: iterate.toolActions, openSession: nav.openSession });
@@ -77,7 +84,7 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
   const header: ReactNode = useMemo(
     () => (
       <>
-        {feed?.status === "error" ? <ErrorNotice error={new Error(feed.error)} title={feed.errorStatus === 404 ? "Session not found" : "Cannot open this session"} /> : null}
+        {feed?.status === "error" ? <ErrorNotice error={new Error(feed.error)} title={feed.errorStatus === 404 ? "Session not found" : feed.errorStatus === 403 ? "Not your session" : "Cannot open this session"} /> : null}
         {showWelcome ? <ChatWelcome info={info} commands={commands} onPick={setDraft} /> : null}
       </>
     ),
@@ -87,7 +94,7 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} activity={transcript.activity} actions={iterate.barActions} /> : null}
+      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} activity={unreadable ? undefined : transcript.activity} actions={unreadable ? undefined : iterate.barActions} /> : null}
       {iterate.dialogs}
       <TranscriptList
         entries={entries}
@@ -106,7 +113,7 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
             commands={commands}
             busy={transcript.busy}
             sending={actions.sending}
-            disabled={transcript.closed}
+            disabled={transcript.closed || forbidden}
             hint={hint}
             placeholder="Send a message, or / for commands"
             draft={draft}

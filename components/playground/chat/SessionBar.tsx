@@ -29,7 +29,8 @@ export function SessionBar({
   title?: string;
   channel?: string;
   status: FeedStatus | undefined;
-  activity: SessionActivity;
+  /** Undefined when the session cannot be read: no activity is known. */
+  activity: SessionActivity | undefined;
   /** More buttons before Trace (compare with the parent, save as eval). */
   actions?: ReactNode;
 }) {
@@ -42,9 +43,11 @@ export function SessionBar({
           <span className="truncate" title={title}>
             {title || "Untitled session"}
           </span>
-          <span data-testid="session-activity" data-activity={activity}>
-            <StatusBadge status={activity} />
-          </span>
+          {activity ? (
+            <span data-testid="session-activity" data-activity={activity}>
+              <StatusBadge status={activity} />
+            </span>
+          ) : null}
         </p>
         <p className="flex items-center gap-2 truncate text-xs text-fg-muted">
           <span className="font-mono" title={sessionId}>

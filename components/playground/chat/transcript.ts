@@ -20,6 +20,8 @@ export interface ToolPart {
   durationMs?: number;
   /** A fork's tool stub answered; the tool did not run. */
   stubbed?: boolean;
+  /** Index of the `actions.requested` that asked for the call: where *Fork from here* cuts to run it again. */
+  requestIndex?: number;
   approval?: { approvalId: string; resolved?: { approved: boolean; by?: string; reason?: string } };
   /** The call waits for its MCP connection to be authorized (`serve --dev`): Connect POSTs `authorizePath`. */
   authorization?: { connection: string; authorizePath: string };
@@ -182,7 +184,7 @@ export function buildTranscript(events: readonly AnyBdkEvent[]): Transcript {
       }
       case "actions.requested": {
         const turn = turnFor(event);
-        for (const action of event.data.actions ?? []) toolFor(turn, action.toolCallId, action.name, action.input, event.index);
+        for (const action of event.data.actions ?? []) toolFor(turn, action.toolCallId, action.name, action.input, event.index).requestIndex ??= event.index;
         break;
       }
       case "action.approval_requested": {

@@ -11,10 +11,16 @@ import { type CallStubDraft, type ForkDraft, forkRequest, type StubDraft } from 
 
 export interface ForkTarget {
   sessionId: string;
-  beforeIndex: number;
+  cut: ForkDraft["cut"];
+  /** The message at the cut, or of the turn an event cut picks up. */
   message: string;
-  /** "edit": the message field is the point (edit and resend); "fork": re-run it with overrides. */
-  mode: "fork" | "edit";
+  /**
+   * "edit": the message field is the point (edit and resend); "fork": re-run it with overrides;
+   * "event": cut right after an event inside a turn (`cut.afterIndex`), the fork picks that turn up.
+   */
+  mode: "fork" | "edit" | "event";
+  /** The event an "event" cut is after, as the dialog names it. */
+  eventType?: string;
   stubs: Record<string, StubDraft>;
   /** The turn's calls one by one ("Stub this result" on a call card enables its own). */
   callStubs: CallStubDraft[];
@@ -25,7 +31,7 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
   const api = useApi();
   const nav = useNavigation();
   const [draft, setDraft] = useState<ForkDraft>({
-    beforeIndex: target.beforeIndex,
+    cut: target.cut,
     original: target.message,
     message: target.message,
     model: "",
@@ -62,7 +68,7 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
   const stubNames = Object.keys(draft.stubs);
   return (
     <Modal
-      title={target.mode === "edit" ? "Edit and resend on a fork" : "Fork from here"}
+      title={target.mode === "edit" ? "Edit and resend on a fork" : target.mode === "event" ? "Fork from this event" : "Fork from here"}
       onClose={onClose}
       footer={
         <>
@@ -81,13 +87,24 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
       }
     >
       <div className="space-y-4 text-sm" data-testid="fork-dialog">
-        <p className={mutedText}>
-          A new session with this conversation up to the message below; this session stays as it is. Everything left empty runs as the agent is loaded.
-        </p>
-        <label className="block space-y-1">
-          <span className="text-xs font-medium">Message</span>
-          <textarea className={textareaClass} rows={3} value={draft.message} onChange={(event) => set({ message: event.target.value })} data-testid="fork-message" />
-        </label>
+        {"afterIndex" in target.cut ? (
+          <p className={mutedText} data-testid="fork-event-cut">
+            A new session with this session&apos;s events up to <span className="font-mono">#{target.cut.afterIndex}</span>{" "}
+            <span className="font-mono">{target.eventType}</span>, inside the turn answering “{target.message}”. The fork picks that turn up from there: tool calls
+            asked for and not yet answered run (a stub below answers instead), then the model goes on. This session stays as it is; everything left empty runs as
+            the agent is loaded.
+          </p>
+        ) : (
+          <>
+            <p className={mutedText}>
+              A new session with this conversation up to the message below; this session stays as it is. Everything left empty runs as the agent is loaded.
+            </p>
+            <label className="block space-y-1">
+              <span className="text-xs font-medium">Message</span>
+              <textarea className={textareaClass} rows={3} value={draft.message} onChange={(event) => set({ message: event.target.value })} data-testid="fork-message" />
+            </label>
+          </>
+        )}
         <div className="grid gap-3 sm:grid-cols-2">
           <label className="block space-y-1">
             <span className="text-xs font-medium">Model</span>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { AnyBdkEvent } from "../../api/types.ts";
 import { buildTranscript } from "../chat/transcript.ts";
-import { type ForkDraft, forkRequest, messageBeforeCall, observedCallStubs, observedCalls } from "./fork-form.ts";
+import { cutsInsideTurn, type ForkDraft, forkRequest, messageBeforeCall, observedCallStubs, observedCalls, stubsAfterCut } from "./fork-form.ts";
 
 const draft = (over: Partial<ForkDraft> = {}): ForkDraft => ({
-  beforeIndex: 4,
+  cut: { beforeIndex: 4 },
   original: "price of A1?",
   message: "price of A1?",
   model: "",
@@ -106,5 +106,40 @@ describe("observedCalls", () => {
     const message = messageBeforeCall(transcript.items, "c4");
     expect(message?.kind === "user" && message.firstIndex).toBe(4);
     expect(messageBeforeCall(transcript.items, "nope")).toBeUndefined();
+  });
+});
+
+describe("a fork cut right after an event", () => {
+  const events = [
+    event(0, "session.started", {}),
+    event(1, "message.received", { message: "price of A1 and B2" }, "t1"),
+    event(2, "turn.started", { model: "scripted" }, "t1"),
+    event(3, "step.started", { step: 0 }, "t1"),
+    event(4, "actions.requested", { actions: [{ toolCallId: "c1", name: "price", input: { sku: "A1" } }, { toolCallId: "c2", name: "price", input: { sku: "B2" } }] }, "t1"),
+    event(5, "action.result", { toolCallId: "c1", name: "price", output: { price: 42 }, isError: false, durationMs: 1 }, "t1"),
+    event(6, "action.result", { toolCallId: "c2", name: "price", output: { price: 43 }, isError: false, durationMs: 1 }, "t1"),
+    event(7, "step.completed", { step: 0 }, "t1"),
+    event(8, "turn.completed", { result: "ok" }, "t1"),
+    event(9, "session.waiting", {}),
+  ];
+
+  it("sends afterIndex and the overrides, never a message", () => {
+    const stubs = { price: { enabled: true, output: '{"price":7}', isError: false } };
+    expect(forkRequest(draft({ cut: { afterIndex: 4 }, message: "", stubs }))).toEqual({
+      ok: true,
+      request: { afterIndex: 4, overrides: { toolResults: { price: { output: { price: 7 } } } } },
+    });
+  });
+
+  it("is offered on the events of a turn before its end, not on its message, its end or session events", () => {
+    expect(events.filter(cutsInsideTurn).map((event) => event.index)).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it("stubs the turn's tools, and one by one the calls answered after the cut, numbered as the API counts them", () => {
+    const cut = stubsAfterCut(events, 5);
+    expect(cut.message).toBe("price of A1 and B2");
+    expect(cut.stubs).toEqual({ price: { enabled: false, output: JSON.stringify({ price: 43 }, null, 2), isError: false } });
+    expect(cut.callStubs).toEqual([{ name: "price", call: 2, toolCallId: "c2", enabled: false, output: JSON.stringify({ price: 43 }, null, 2), isError: false }]);
+    expect(stubsAfterCut(events, 4).callStubs.map((stub) => stub.call)).toEqual([1, 2]);
   });
 });

@@ -3,7 +3,7 @@
  * the tool calls a turn made (what a stub can replace). Pure, so the rules
  * the dialog enforces are tested without a browser.
  */
-import type { ForkRequest, RunOverrides } from "../../api/types.ts";
+import type { AnyBdkEvent, ForkRequest, RunOverrides } from "../../api/types.ts";
 import type { TranscriptItem, UserItem } from "../chat/transcript.ts";
 
 export interface StubDraft {
@@ -22,7 +22,8 @@ export interface CallStubDraft extends StubDraft {
 }
 
 export interface ForkDraft {
-  beforeIndex: number;
+  /** Before a message (`beforeIndex`), or right after an event inside a turn (`afterIndex`: no message is sent). */
+  cut: { beforeIndex: number } | { afterIndex: number };
   /** The message at the cut; the fork re-sends it unless `message` differs. */
   original: string;
   message: string;
@@ -118,14 +119,58 @@ export function forkRequest(draft: ForkDraft): ForkFormResult {
     toolCallResults.push({ name: stub.name, call: stub.call, ...result });
   }
   if (toolCallResults.length) overrides.toolCallResults = toolCallResults;
+  const overridden = Object.keys(overrides).length ? { overrides } : {};
+  if ("afterIndex" in draft.cut) return { ok: true, request: { afterIndex: draft.cut.afterIndex, ...overridden } };
   const message = draft.message.trim();
   if (!message) return { ok: false, problem: "The message is empty." };
   return {
     ok: true,
     request: {
-      beforeIndex: draft.beforeIndex,
+      beforeIndex: draft.cut.beforeIndex,
       ...(draft.message !== draft.original ? { message: draft.message } : {}),
-      ...(Object.keys(overrides).length ? { overrides } : {}),
+      ...overridden,
     },
   };
+}
+
+/**
+ * Whether a fork can be cut right after this event (`afterIndex`): an event
+ * of a turn before its end. A message has its own fork (before it), and a
+ * turn's end is a turn boundary: the next message's fork.
+ */
+export function cutsInsideTurn(event: AnyBdkEvent): boolean {
+  return !!event.turnId && event.type !== "message.received" && event.type !== "turn.completed" && event.type !== "turn.failed";
+}
+
+/**
+ * What a fork cut right after `afterIndex` can stub: every tool the cut
+ * turn called (with its last result), and each of its calls answered after
+ * the cut, numbered as the fork API counts them (calls with a result, in
+ * order, the inherited ones included).
+ */
+export function stubsAfterCut(events: readonly AnyBdkEvent[], afterIndex: number): { message: string; stubs: Record<string, StubDraft>; callStubs: CallStubDraft[] } {
+  const turnId = events.find((event) => event.index === afterIndex)?.turnId;
+  const names = new Map<string, string>();
+  const numbers = new Map<string, number>();
+  const stubs: Record<string, StubDraft> = {};
+  const callStubs: CallStubDraft[] = [];
+  let message = "";
+  for (const event of events) {
+    if (event.type === "message.received" && event.turnId === turnId) message = event.data.message;
+    if (event.type === "actions.requested" && event.turnId === turnId) {
+      for (const action of event.data.actions) {
+        names.set(action.toolCallId, action.name);
+        stubs[action.name] ??= { enabled: false, output: "null", isError: false };
+      }
+    }
+    if (event.type !== "action.result" && event.type !== "action.in_doubt") continue;
+    const call = (numbers.get(event.data.name) ?? 0) + 1;
+    numbers.set(event.data.name, call);
+    if (!names.has(event.data.toolCallId)) continue;
+    const output = JSON.stringify(event.type === "action.result" ? (event.data.output ?? null) : event.data.message, null, 2);
+    const isError = event.type === "action.in_doubt" || event.data.isError;
+    stubs[event.data.name] = { enabled: false, output, isError };
+    if (event.index > afterIndex) callStubs.push({ name: event.data.name, call, toolCallId: event.data.toolCallId, enabled: false, output, isError });
+  }
+  return { message, stubs, callStubs };
 }

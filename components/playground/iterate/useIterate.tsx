@@ -1,8 +1,10 @@
 "use client";
 import { type ReactNode, useState } from "react";
+import type { AnyBdkEvent } from "../../api/types.ts";
 import { Button } from "../../ui/Button.tsx";
 import type { ToolPart, TranscriptItem, UserItem } from "../chat/transcript.ts";
 import { ForkDialog, type ForkTarget } from "./ForkDialog.tsx";
+import { eventForkTarget } from "./ForkFromEvent.tsx";
 import { messageBeforeCall, observedCallStubs, observedCalls } from "./fork-form.ts";
 import { RunDiffView } from "./RunDiffView.tsx";
 import { SaveEvalDialog } from "./SaveEvalDialog.tsx";
@@ -12,8 +14,8 @@ import { SaveEvalDialog } from "./SaveEvalDialog.tsx";
  * message, Stub this result on each finished tool call, Compare with the parent and Save as eval case in the session bar,
  * and the dialogs they open.
  */
-export function useIterate(options: { sessionId: string | null; items: readonly TranscriptItem[]; title?: string; parentId?: string }) {
-  const { sessionId, items, title, parentId } = options;
+export function useIterate(options: { sessionId: string | null; items: readonly TranscriptItem[]; events: readonly AnyBdkEvent[]; title?: string; parentId?: string }) {
+  const { sessionId, items, events, title, parentId } = options;
   const [fork, setFork] = useState<ForkTarget | null>(null);
   const [comparing, setComparing] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -22,21 +24,42 @@ export function useIterate(options: { sessionId: string | null; items: readonly 
     sessionId &&
     setFork({
       sessionId,
-      beforeIndex: item.firstIndex,
+      cut: { beforeIndex: item.firstIndex },
       message: item.text,
       mode,
       stubs: observedCalls(items, item.firstIndex),
       callStubs: observedCallStubs(items, item.firstIndex, stubbedCallId),
     });
 
-  /** A fork cut at the message this call's turn answers, re-running it with this one call stubbed. */
+  /**
+   * Stub this result: a fork cut at the message this call's turn answers, re-running it with this one call stubbed.
+   * Fork from here: a fork cut right after the step asked for this call, running the step's calls again.
+   */
   const toolActions = (part: ToolPart): ReactNode => {
-    const message = sessionId && (part.status === "done" || part.status === "error") && !part.subagent ? messageBeforeCall(items, part.toolCallId) : undefined;
-    return message ? (
-      <button type="button" className="text-xs font-medium text-accent-fg hover:underline" onClick={() => open(message, "fork", part.toolCallId)} data-testid="stub-call">
-        Stub this result
-      </button>
-    ) : null;
+    const finished = sessionId && (part.status === "done" || part.status === "error") && !part.subagent;
+    const message = finished ? messageBeforeCall(items, part.toolCallId) : undefined;
+    const requestIndex = finished ? part.requestIndex : undefined;
+    if (!message && requestIndex === undefined) return null;
+    return (
+      <div className="flex gap-3">
+        {requestIndex !== undefined ? (
+          <button
+            type="button"
+            className="text-xs font-medium text-accent-fg hover:underline"
+            onClick={() => setFork(eventForkTarget(sessionId!, events, requestIndex))}
+            title="A new session cut right after the model asked for this call: the call runs again on the fork (stub it there)"
+            data-testid="fork-from-call"
+          >
+            Fork from here
+          </button>
+        ) : null}
+        {message ? (
+          <button type="button" className="text-xs font-medium text-accent-fg hover:underline" onClick={() => open(message, "fork", part.toolCallId)} data-testid="stub-call">
+            Stub this result
+          </button>
+        ) : null}
+      </div>
+    );
   };
 
   const messageActions = (item: UserItem): ReactNode =>

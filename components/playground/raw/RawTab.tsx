@@ -14,6 +14,7 @@ import { cx } from "../../ui/cx.ts";
 import { formatTime, shortId } from "../../ui/format.ts";
 import { useNavigation } from "../navigation.tsx";
 import type { FeedSnapshot } from "../session/session-feed.ts";
+import { ForkFromEvent } from "../iterate/ForkFromEvent.tsx";
 import { NoSessionSelected } from "../shell/NoSessionSelected.tsx";
 import { eventPreview, eventTone } from "./event-preview.ts";
 
@@ -111,7 +112,9 @@ export function RawTab({ feed }: { feed: FeedSnapshot | null }) {
             <div className="flex items-center gap-2 border-b border-line px-3 py-2">
               <Badge tone={eventTone(selected.type)}>{selected.type}</Badge>
               <span className="text-xs text-fg-muted">#{selected.index}</span>
-              <CopyButton className="ml-auto" text={() => JSON.stringify(selected, null, 2)} />
+              <span className="ml-auto" />
+              <ForkFromEvent sessionId={nav.sessionId} events={events ?? []} afterIndex={selected.index} />
+              <CopyButton text={() => JSON.stringify(selected, null, 2)} />
               <button type="button" aria-label="Close detail" className="rounded p-1 text-fg-muted hover:bg-surface-hover" onClick={() => setSelected(null)}>
                 <XIcon className="size-3.5" />
               </button>

@@ -21,12 +21,15 @@ export function TraceDetail({
   trace,
   origin,
   now,
+  actions,
   onClose,
 }: {
   row: TimelineRow;
   trace: TraceQuery | undefined;
   origin: number;
   now: number;
+  /** Row actions in the detail's header (*Fork from here*). */
+  actions?: ReactNode;
   onClose: () => void;
 }) {
   const duration = row.durationMs ?? (row.end ?? now) - row.start;
@@ -44,7 +47,8 @@ export function TraceDetail({
         ) : null}
         <span className={row.status === "error" ? "text-tone-danger" : "text-fg-muted"}>{row.status}</span>
         {row.note ? <span className="min-w-0 truncate text-fg-muted">{row.note}</span> : null}
-        <button type="button" className="ml-auto text-fg-muted hover:text-fg" onClick={onClose} aria-label="Close details">
+        <span className="ml-auto flex items-center gap-2">{actions}</span>
+        <button type="button" className="text-fg-muted hover:text-fg" onClick={onClose} aria-label="Close details">
           ✕
         </button>
       </div>

@@ -14,6 +14,7 @@ import { NoSessionSelected } from "../shell/NoSessionSelected.tsx";
 import { niceTicks, tickLabel } from "./axis.ts";
 import { subagentRows } from "./subagent-rows.ts";
 import { buildTimeline, type TimelineRow } from "./timeline.ts";
+import { ForkFromEvent } from "../iterate/ForkFromEvent.tsx";
 import { TraceDetail, type TraceQuery } from "./TraceDetail.tsx";
 import { LABEL_COLUMNS, TimelineRowView } from "./TimelineRowView.tsx";
 import { TraceLegend } from "./TraceLegend.tsx";
@@ -148,7 +149,14 @@ export function TraceTab({ feed }: { feed: FeedSnapshot | null }) {
               );
             }}
           />
-          {detail ? <TraceDetail row={detail} trace={traceOf(detail.turnId)} origin={timeline.start} now={now} onClose={() => setSelected(null)} /> : null}
+          {detail ? <TraceDetail
+              row={detail}
+              trace={traceOf(detail.turnId)}
+              origin={timeline.start}
+              now={now}
+              actions={detail.cutAfter !== undefined ? <ForkFromEvent sessionId={nav.sessionId} events={feed.events} afterIndex={detail.cutAfter} /> : null}
+              onClose={() => setSelected(null)}
+            /> : null}
         </div>
       )}
     </div>

@@ -41,6 +41,12 @@ export interface TimelineRow {
   scope?: string;
   tool?: ToolCallFacts;
   subagent?: { prompt: string; result?: string };
+  /**
+   * The event *Fork from here* on this row cuts right after: a step's
+   * `step.completed` (the fork's model goes on from there), a tool call's
+   * `actions.requested` (the fork runs that step's calls again).
+   */
+  cutAfter?: number;
 }
 
 export interface Timeline {
@@ -102,6 +108,7 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
         row.durationMs = event.data.durationMs;
         row.status = "ok";
         row.note = event.data.finishReason;
+        row.cutAfter = event.index;
         if (event.data.usage) row.tokens = { input: event.data.usage.inputTokens ?? 0, output: event.data.usage.outputTokens ?? 0 };
         break;
       }
@@ -116,6 +123,7 @@ export function buildTimeline(events: readonly AnyBdkEvent[], now = Date.now()):
             status: "running",
             turnId: event.turnId,
             tool: { toolCallId: action.toolCallId, input: action.input },
+            cutAfter: event.index,
           };
           tools.set(action.toolCallId, row);
           rows.push(row);
