@@ -74,9 +74,9 @@ async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver>
   let sessionId = stringFlag(args, "session");
   return {
     async send(message, workspaceFiles) {
-      const handle = sessionId
+      const handle = await (sessionId
         ? opened.runtime.followUp(sessionId, { message, principal, workspaceFiles })
-        : opened.runtime.startSession({ message, principal, channel: "cli", workspaceFiles });
+        : opened.runtime.startSession({ message, principal, channel: "cli", workspaceFiles }));
       sessionId = handle.sessionId;
       return { sessionId: handle.sessionId, turnId: handle.turnId };
     },

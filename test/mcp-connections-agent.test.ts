@@ -29,7 +29,7 @@ afterAll(async () => {
 
 /** Runs one chat turn and returns its events. */
 async function turn(message: string): Promise<AnyBdkEvent[]> {
-  const handle = opened.runtime.startSession({ message, principal });
+  const handle = await opened.runtime.startSession({ message, principal });
   await handle.done;
   await opened.runtime.idle(handle.sessionId);
   return opened.runtime.events(handle.sessionId, principal);
@@ -86,7 +86,7 @@ describe("MCP connections of a running agent", () => {
   });
 
   it("stops a tool's ctx.host.mcp call with its turn instead of waiting for the server", async () => {
-    const handle = opened.runtime.startSession({ message: 'slow_echo {"ms":60000}', principal });
+    const handle = await opened.runtime.startSession({ message: 'slow_echo {"ms":60000}', principal });
     for (;;) {
       const events = await opened.runtime.events(handle.sessionId, principal);
       if (events.some((event) => event.type === "actions.requested")) break;

@@ -188,7 +188,7 @@ describe("without --dev", () => {
   });
 
   async function turn(message: string): Promise<AnyBdkEvent[]> {
-    const handle = opened.runtime.startSession({ message, principal });
+    const handle = await opened.runtime.startSession({ message, principal });
     await handle.done;
     await opened.runtime.idle(handle.sessionId);
     return opened.runtime.events(handle.sessionId, principal);

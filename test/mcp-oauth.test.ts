@@ -44,7 +44,7 @@ afterAll(async () => {
 const text = (result: { content: Array<{ text?: string }> }) => result.content.map((part) => part.text).join("\n");
 
 async function turn(message: string): Promise<AnyBdkEvent[]> {
-  const handle = opened.runtime.startSession({ message, principal });
+  const handle = await opened.runtime.startSession({ message, principal });
   await handle.done;
   await opened.runtime.idle(handle.sessionId);
   return opened.runtime.events(handle.sessionId, principal);

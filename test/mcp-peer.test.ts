@@ -49,7 +49,7 @@ it("host code asks the peer: a session on the peer, owned by the calling agent, 
 
 it("the model calls the peer's server tools through <connection>__call_tool", async () => {
   const principal = { type: "user" as const, id: "local" };
-  const started = front().runtime.startSession({
+  const started = await front().runtime.startSession({
     message: 'Use books__call_tool with {"name":"vat_rate","input":{"country":"PT"}}',
     principal,
   });

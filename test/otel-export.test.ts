@@ -220,7 +220,7 @@ describe("OpenTelemetry export over OTLP/HTTP", () => {
       const { openAgent } = await import(${JSON.stringify(path.join(KIT_DIR, "server", "host", "open-agent.ts"))});
       const env = { BDK_MODEL: "scripted", ...(process.argv[1] ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.argv[1] } : {}) };
       const opened = await openAgent(${JSON.stringify(FIXTURE)}, { env, stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-otel-")) });
-      await opened.runtime.startSession({ message: "hello", principal: { type: "user", id: "local" } }).done;
+      await (await opened.runtime.startSession({ message: "hello", principal: { type: "user", id: "local" } })).done;
       await opened.close();
       const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes("@opentelemetry"));
       process.stdout.write(String(loaded.length));

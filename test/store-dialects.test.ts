@@ -13,6 +13,7 @@ import type { EventDraft } from "../server/protocol/events.ts";
 import { type AsyncStore, asyncStore } from "../server/store/async-store.ts";
 import { openPgStore } from "../server/store/pg/store.ts";
 import { openStore } from "../server/store/store.ts";
+import { heldOpen } from "../server/store/testing/held-open.ts";
 import { alice, bob, manualClock } from "../server/store/testing/temp-root.ts";
 import type { LogLevel } from "../server/store/types.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
@@ -378,6 +379,22 @@ describe.each(dialects)("store on $name", (dialect) => {
     });
   });
 
+  it("kv.claim: of claims racing for one key in open transactions of two nodes, one stores it; a rolled-back claim frees the key", async () => {
+    const { place, store } = await fresh();
+    const other = await place.open();
+    const claimIn = (on: AsyncStore, value: string, rollBack = false) =>
+      on.transaction(async (tx) => {
+        const won = await tx.kv.claim("a", "delivery:1", value);
+        if (rollBack) throw new Error("the message could not be stored");
+        return won;
+      });
+    await expect(claimIn(store, "rolled back", true)).rejects.toThrow("the message could not be stored");
+    const outcomes = await Promise.all([claimIn(store, "first"), claimIn(other, "second")]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect(await store.kv.get("a", "delivery:1")).toBe(outcomes[0] ? "first" : "second");
+    expect(await other.kv.claim("a", "delivery:1", "late")).toBe(false);
+  });
+
   it("kv: stores JSON values per agent (JSON null too), lists by literal prefix in key order, across a reopen", async () => {
     const { place, store } = await fresh();
     await store.kv.put("triage", "count", 1);
@@ -573,6 +590,63 @@ describe.each(dialects)("store on $name", (dialect) => {
       expect(seen).toEqual([]);
       expect(await store.events.lastIndex(id)).toBe(-1);
       expect(await store.kv.get("a", "k")).toBeUndefined();
+    });
+
+    it("a nested transaction is a savepoint: its rejection undoes its work only, and its rollback hooks run", async () => {
+      const { store } = await fresh();
+      const id = await withSession(store);
+      const seen: string[] = [];
+      await store.transaction(async (tx) => {
+        await tx.kv.put("a", "outer", 1);
+        tx.onRollback(() => seen.push("outer undone"));
+        await expect(
+          store.transaction(async (nested) => {
+            await nested.kv.put("a", "nested", 2);
+            nested.onRollback(() => seen.push("nested undone"));
+            nested.afterCommit(() => seen.push("nested committed"));
+            // A duplicate id fails the statement: Postgres goes on only because the savepoint is rolled back.
+            await nested.sessions.create({ id, mode: "chat", channel: "http", principal: alice });
+          }),
+        ).rejects.toThrow();
+        await tx.kv.put("a", "after", 3);
+      });
+      expect(seen).toEqual(["nested undone"]);
+      expect(await store.kv.get("a", "outer")).toBe(1);
+      expect(await store.kv.get("a", "nested")).toBeUndefined();
+      expect(await store.kv.get("a", "after")).toBe(3);
+    });
+
+    it("the rollback of the outer transaction runs the hooks of the savepoints released in it", async () => {
+      const { store } = await fresh();
+      const seen: string[] = [];
+      await expect(
+        store.transaction(async (tx) => {
+          tx.onRollback(() => seen.push("outer undone"));
+          await store.transaction(async (nested) => {
+            await nested.kv.put("a", "nested", 2);
+            nested.onRollback(() => seen.push("nested undone"));
+          });
+          throw new Error("changed my mind");
+        }),
+      ).rejects.toThrow("changed my mind");
+      // Latest first: what was done last is undone first.
+      expect(seen).toEqual(["nested undone", "outer undone"]);
+      expect(await store.kv.get("a", "nested")).toBeUndefined();
+    });
+
+    it("a write from outside an open transaction, of this store or another one on the place, is its own: the rollback keeps it", async () => {
+      // On SQLite the other store is another connection of this process: it must wait, not block the thread on the open transaction's lock.
+      const { place, store } = await fresh();
+      const other = await place.open();
+      const held = heldOpen(store, (tx) => tx.kv.put("a", "inside", 1));
+      await held.isOpen;
+      const outside = [store.kv.put("a", "outside", 2), other.kv.put("a", "other", 3)];
+      held.release();
+      await expect(held.done).rejects.toThrow("rolled back");
+      await Promise.all(outside);
+      expect(await store.kv.get("a", "outside")).toBe(2);
+      expect(await store.kv.get("a", "other")).toBe(3);
+      expect(await store.kv.get("a", "inside")).toBeUndefined();
     });
   });
 

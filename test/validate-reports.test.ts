@@ -48,7 +48,7 @@ describe("a tool named like a built-in", () => {
     const opened = await openAgent(tempProject(files), { env: { BDK_MODEL: "scripted" }, stateRoot: mkdtempSync(path.join(os.tmpdir(), "bdk-shadow-")) });
     try {
       const me = { type: "user" as const, id: "local" };
-      const handle = opened.runtime.startSession({ message: 'read {"path":"notes.txt"}', principal: me });
+      const handle = await opened.runtime.startSession({ message: 'read {"path":"notes.txt"}', principal: me });
       await handle.done;
       const result = (await opened.runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result");
       expect(result?.data).toMatchObject({ name: "read", isError: false, output: { from: "the project" } });

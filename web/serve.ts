@@ -158,7 +158,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
       await Promise.all(opened.map((agent) => agent.close()));
     },
     async send(message, sendOptions = {}) {
-      const handle = pick(sendOptions.slug).opened.runtime.startSession({ message, title: sendOptions.title, principal });
+      const handle = await pick(sendOptions.slug).opened.runtime.startSession({ message, title: sendOptions.title, principal });
       return { id: handle.sessionId, continuationToken: handle.continuationToken };
     },
     async callTool(name, input, callOptions = {}) {

@@ -62,7 +62,7 @@ async function timeTurn(count: number): Promise<number> {
     models: [{ id: "fan-out", model: fanOutModel(count) }],
   });
   const started = performance.now();
-  const end = await runtime.startSession({ message: "go", principal: { type: "user", id: "local" } }).done;
+  const end = await (await runtime.startSession({ message: "go", principal: { type: "user", id: "local" } })).done;
   const ms = performance.now() - started;
   if (end.status !== "completed") throw new Error(`turn ${end.status}: ${"message" in end ? end.message : ""}`);
   await close();

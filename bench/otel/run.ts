@@ -51,7 +51,7 @@ async function inProcess() {
       const before = process.cpuUsage();
       for (let i = 0; i < perChunk; i++) {
         const started = performance.now();
-        await agents[mode].runtime.startSession({ message: "hello", principal }).done;
+        await (await agents[mode].runtime.startSession({ message: "hello", principal })).done;
         // The first chunk warms up and is not counted.
         if (chunk >= 0) latency[mode].push(performance.now() - started);
       }

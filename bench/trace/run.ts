@@ -17,11 +17,11 @@ const opened = await openAgent(path.resolve(import.meta.dirname, "../../bot-exam
 const principal = { type: "user" as const, id: "local" };
 
 const message = (i: number) => `Inspect https://github.com/acme/checkout/pull/${i}`;
-const first = opened.runtime.startSession({ message: message(0), principal });
+const first = await opened.runtime.startSession({ message: message(0), principal });
 await first.done;
 const turnIds = [first.turnId];
 for (let i = 1; i < count; i++) {
-  const handle = opened.runtime.followUp(first.sessionId, { message: message(i), principal });
+  const handle = await opened.runtime.followUp(first.sessionId, { message: message(i), principal });
   await handle.done;
   turnIds.push(handle.turnId);
 }

@@ -20,7 +20,7 @@ const cpuBefore = process.cpuUsage();
 const sequential: number[] = [];
 for (let i = 0; i < count; i++) {
   const started = performance.now();
-  await opened.runtime.startSession({ message: "hello", principal }).done;
+  await (await opened.runtime.startSession({ message: "hello", principal })).done;
   sequential.push(performance.now() - started);
 }
 const cpu = process.cpuUsage(cpuBefore);
@@ -31,7 +31,7 @@ console.log(
 );
 
 const started = performance.now();
-await Promise.all(Array.from({ length: 500 }, () => opened.runtime.startSession({ message: "hello", principal }).done));
+await Promise.all(Array.from({ length: 500 }, async () => (await opened.runtime.startSession({ message: "hello", principal })).done));
 const seconds = (performance.now() - started) / 1000;
 console.log(`500 concurrent turns (in-process): ${(500 / seconds).toFixed(1)} turns/s`);
 await opened.close();

@@ -47,7 +47,7 @@ export class ChannelHub {
 
   constructor(private readonly options: ChannelHubOptions) {
     const { runtime, store, logger } = options;
-    this.ledger = new DeliveryLedger(store, runtime.agent.name, options.clock);
+    this.ledger = new DeliveryLedger(runtime.store, runtime.agent.name, options.clock);
     this.delivery = new ChannelDelivery({
       channels: () => this.channels,
       session: (id) => store.sessions.get(id),
@@ -76,15 +76,16 @@ export class ChannelHub {
     throw new BdkError("not_found", `No channel ${typeof channel === "string" ? `"${channel}"` : "matching that definition"} in bot/channels/.`);
   }
 
-  /** Starts or continues a conversation of a channel; a new session starts with the channel's default state. */
-  converse(input: Omit<ConversationMessage, "defaultState">): ConversationTurn {
+  /** Starts or continues a conversation of a channel; a new session starts with the channel's default state. Stored when this resolves. */
+  converse(input: Omit<ConversationMessage, "defaultState">): Promise<ConversationTurn> {
     const defaultState = this.channels.get(input.channelId)?.state;
-    return sendToConversation(this.options.runtime, this.options.store, { ...input, defaultState });
+    const { runtime } = this.options;
+    return sendToConversation(runtime, runtime.store, { ...input, defaultState });
   }
 
-  send(channelId: string, message: string, options: SendOptions = {}, caller: Principal, call = "send()"): SessionHandle {
+  async send(channelId: string, message: string, options: SendOptions = {}, caller: Principal, call = "send()"): Promise<SessionHandle> {
     if (typeof message !== "string" || !message.trim()) throw new BdkError("invalid_request", `${call} needs a non-empty message.`);
-    const turn = this.converse({
+    const turn = await this.converse({
       channelId,
       message,
       continuationToken: options.continuationToken,
@@ -95,11 +96,11 @@ export class ChannelHub {
       workspaceDir: options.workspaceDir,
       workspaceFiles: options.workspaceFiles,
     });
-    return sessionHandle(this.options.runtime, this.options.store, turn);
+    return sessionHandle(this.options.runtime, this.options.runtime.store, turn);
   }
 
   /** Hands work into a channel (from a schedule or another channel) so its delivery events fire. */
-  receive(channel: ChannelDefinition | string, input: ReceiveInput, caller: Principal): SessionHandle {
+  receive(channel: ChannelDefinition | string, input: ReceiveInput, caller: Principal): Promise<SessionHandle> {
     return this.send(this.channelIdOf(channel), input.message, { state: input.state, auth: input.auth }, caller, "receive()");
   }
 
@@ -114,18 +115,18 @@ export class ChannelHub {
 
   /** What a custom route's handler gets besides the request. */
   routeArgs(channelId: string, parts: { body: unknown; query: unknown; params: Record<string, string>; principal: Principal }): RouteHandlerArgs {
-    const { runtime, store } = this.options;
+    const { runtime } = this.options;
     return {
       ...parts,
-      send: async (message, options) => this.send(channelId, message, options, parts.principal),
-      receive: async (channel, input) => this.receive(channel as ChannelDefinition, input, parts.principal),
+      send: (message, options) => this.send(channelId, message, options, parts.principal),
+      receive: (channel, input) => this.receive(channel as ChannelDefinition, input, parts.principal),
       getSession: async (id) => {
-        const session = store.sessions.get(id);
+        const session = await runtime.store.sessions.get(id);
         return session?.channel === channelId ? channelSessionJson(session) : undefined;
       },
       waitUntil: (promise) => this.waitUntil(promise),
       host: runtime.hostServices,
-      artifacts: createArtifactsApi({ store, registry: runtime.agent.artifacts }),
+      artifacts: createArtifactsApi({ store: runtime.store, registry: runtime.agent.artifacts }),
     };
   }
 
@@ -165,12 +166,12 @@ export class ChannelHub {
   }
 
   private eventContext(session: SessionRow): ChannelEventContext {
-    const { runtime, store } = this.options;
+    const { runtime } = this.options;
     return {
       session: { id: session.id, purpose: session.purpose ?? undefined },
       host: runtime.hostServices,
       artifacts: createArtifactsApi({
-        store,
+        store: runtime.store,
         registry: runtime.agent.artifacts,
         sessionId: session.id,
         onTagged: (artifact) => runtime.append(session.id, [{ type: "artifact.tagged", data: artifact }]),

@@ -9,7 +9,8 @@ import type { SessionCompletion, SessionHandle } from "../authoring/channels.ts"
 import { BdkError } from "../protocol/errors.ts";
 import type { AnyBdkEvent, Principal } from "../protocol/events.ts";
 import type { SessionRuntime, TurnHandle } from "../sessions/session-runtime.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncRepositories, AsyncStore } from "../store/async-store.ts";
+import type { SessionRow } from "../store/types.ts";
 
 export interface ConversationMessage {
   channelId: string;
@@ -40,45 +41,51 @@ export function newChannelToken(channelId: string): string {
   return `${channelId}:${randomBytes(12).toString("base64url")}`;
 }
 
-/** Starts or continues the conversation; the turn is queued, not awaited. */
-export function sendToConversation(runtime: SessionRuntime, store: Store, input: ConversationMessage): ConversationTurn {
-  const existing = findConversation(store, input);
-  if (existing) return { ...continueSession(runtime, store, existing.id, input), started: false };
-  try {
-    const turn = runtime.startSession({
-      message: input.message,
-      principal: input.principal,
-      mode: "chat",
-      channel: input.channelId,
-      continuationToken: input.continuationToken ?? newChannelToken(input.channelId),
-      channelState: input.state ?? input.defaultState,
-      title: input.title,
-      purpose: input.purpose,
-      workspaceDir: input.workspaceDir,
-      workspaceFiles: input.workspaceFiles,
-    });
-    return { ...turn, started: true };
-  } catch (error) {
-    // Another process started the same conversation first: continue it instead.
-    const raced = BdkError.isInstance(error) ? findConversation(store, input) : undefined;
-    if (!raced) throw error;
-    return { ...continueSession(runtime, store, raced.id, input), started: false };
-  }
+/**
+ * Starts or continues the conversation; the turn is queued, not awaited.
+ * Stored when this resolves, in one transaction (or in the caller's, as a
+ * savepoint of it).
+ */
+export function sendToConversation(runtime: SessionRuntime, store: AsyncStore, input: ConversationMessage): Promise<ConversationTurn> {
+  return store.transaction(async (tx) => {
+    const existing = await findConversation(tx, input);
+    if (existing) return { ...(await continueSession(runtime, tx, existing, input)), started: false };
+    try {
+      // A savepoint of this transaction: losing the race for the token leaves it usable for the follow-up below.
+      const turn = await runtime.startSession({
+        message: input.message,
+        principal: input.principal,
+        mode: "chat",
+        channel: input.channelId,
+        continuationToken: input.continuationToken ?? newChannelToken(input.channelId),
+        channelState: input.state ?? input.defaultState,
+        title: input.title,
+        purpose: input.purpose,
+        workspaceDir: input.workspaceDir,
+        workspaceFiles: input.workspaceFiles,
+      });
+      return { ...turn, started: true };
+    } catch (error) {
+      // Another process started the same conversation first: continue it instead.
+      const raced = BdkError.isInstance(error) ? await findConversation(tx, input) : undefined;
+      if (!raced) throw error;
+      return { ...(await continueSession(runtime, tx, raced, input)), started: false };
+    }
+  });
 }
 
-function findConversation(store: Store, input: ConversationMessage) {
+async function findConversation(store: AsyncRepositories, input: ConversationMessage): Promise<SessionRow | undefined> {
   if (input.sessionId) {
-    const session = store.sessions.get(input.sessionId);
+    const session = await store.sessions.get(input.sessionId);
     if (session) return session;
   }
   return input.continuationToken ? store.sessions.findByToken(input.channelId, input.continuationToken) : undefined;
 }
 
-function continueSession(runtime: SessionRuntime, store: Store, sessionId: string, input: ConversationMessage): TurnHandle {
-  const session = store.sessions.get(sessionId)!;
-  if (input.state !== undefined) store.sessions.update(sessionId, { channelState: input.state });
+async function continueSession(runtime: SessionRuntime, store: AsyncRepositories, session: SessionRow, input: ConversationMessage): Promise<TurnHandle> {
+  if (input.state !== undefined) await store.sessions.update(session.id, { channelState: input.state });
   // The token is the capability: whoever holds it speaks in the conversation, which keeps its owner.
-  return runtime.followUp(sessionId, {
+  return runtime.followUp(session.id, {
     message: input.message,
     principal: session.principal,
     admission: input.admission,
@@ -87,7 +94,7 @@ function continueSession(runtime: SessionRuntime, store: Store, sessionId: strin
 }
 
 /** The handle `send` and `receive` return. */
-export function sessionHandle(runtime: SessionRuntime, store: Store, turn: TurnHandle): SessionHandle {
+export function sessionHandle(runtime: SessionRuntime, store: AsyncStore, turn: TurnHandle): SessionHandle {
   return {
     id: turn.sessionId,
     continuationToken: turn.continuationToken,
@@ -100,8 +107,8 @@ export function sessionHandle(runtime: SessionRuntime, store: Store, turn: TurnH
 }
 
 /** How the session's latest turn ended. */
-function lastTurnOutcome(store: Store, sessionId: string): SessionCompletion {
-  const recent = store.events.list(sessionId, { fromIndex: -500 }) as AnyBdkEvent[];
+async function lastTurnOutcome(store: AsyncStore, sessionId: string): Promise<SessionCompletion> {
+  const recent = (await store.events.list(sessionId, { fromIndex: -500 })) as AnyBdkEvent[];
   for (let i = recent.length - 1; i >= 0; i--) {
     const event = recent[i];
     if (event.type === "turn.completed") return { status: "finished", result: event.data.result };

@@ -12,7 +12,7 @@
  * duplicate. Never a claimed id whose message is gone.
  */
 import type { Clock } from "../schedules/clock.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 
 const PREFIX = "bdk:delivery:";
 const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -26,42 +26,54 @@ export interface DeliveryKey {
 
 export type Claimed<T> = { duplicate: true } | { duplicate: false; result: T };
 
+/** Thrown inside the claim's transaction to roll it back when a key was taken. */
+const DUPLICATE = new Error("duplicate delivery");
+
 export class DeliveryLedger {
   private lastPurge = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AsyncStore,
     private readonly agentName: string,
     private readonly clock: Clock,
   ) {}
 
   /** Whether `source`/`id` was claimed (within the last day): a cheap early answer; only `claim` records. */
-  seen(source: string, id: string): boolean {
-    return this.store.kv.get(this.agentName, keyOf({ source, id })) !== undefined;
+  async seen(source: string, id: string): Promise<boolean> {
+    return (await this.store.kv.get(this.agentName, keyOf({ source, id }))) !== undefined;
   }
 
   /**
    * When none of `keys` was claimed yet, runs `handle` and records them all
-   * in one transaction (a `handle` that throws records nothing); otherwise
-   * the delivery is a duplicate and nothing runs.
+   * in one transaction (`handle` runs in it: a message it accepts is stored
+   * in it; a `handle` that throws records nothing); otherwise the delivery
+   * is a duplicate and nothing runs.
    */
-  claim<T>(keys: readonly DeliveryKey[], handle: () => T): Claimed<T> {
+  async claim<T>(keys: readonly DeliveryKey[], handle: () => Promise<T>): Promise<Claimed<T>> {
     const now = this.clock.now();
-    const claimed = this.store.transaction((): Claimed<T> => {
-      if (keys.some((key) => this.store.kv.get(this.agentName, keyOf(key)) !== undefined)) return { duplicate: true };
-      for (const key of keys) this.store.kv.put(this.agentName, keyOf(key), now.toISOString());
-      return { duplicate: false, result: handle() };
-    });
-    this.purge(now);
+    let claimed: Claimed<T>;
+    try {
+      claimed = await this.store.transaction(async (tx): Promise<Claimed<T>> => {
+        for (const key of keys) {
+          // Taken by another delivery (another node's too, committed meanwhile): roll back the keys claimed before this one.
+          if (!(await tx.kv.claim(this.agentName, keyOf(key), now.toISOString()))) throw DUPLICATE;
+        }
+        return { duplicate: false, result: await handle() };
+      });
+    } catch (error) {
+      if (error !== DUPLICATE) throw error;
+      claimed = { duplicate: true };
+    }
+    await this.purge(now);
     return claimed;
   }
 
-  private purge(now: Date): void {
+  private async purge(now: Date): Promise<void> {
     if (now.getTime() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = now.getTime();
     const cutoff = new Date(now.getTime() - KEEP_MS).toISOString();
-    for (const entry of this.store.kv.list(this.agentName, PREFIX)) {
-      if (typeof entry.value === "string" && entry.value < cutoff) this.store.kv.delete(this.agentName, entry.key);
+    for (const entry of await this.store.kv.list(this.agentName, PREFIX)) {
+      if (typeof entry.value === "string" && entry.value < cutoff) await this.store.kv.delete(this.agentName, entry.key);
     }
   }
 }

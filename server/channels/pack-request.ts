@@ -14,7 +14,7 @@ export interface PackRequest {
   now(): Date;
   ledger: DeliveryLedger;
   /** Starts or continues the conversation behind `continuationToken` on this channel. */
-  send(input: Omit<ConversationMessage, "channelId" | "defaultState">): ConversationTurn;
+  send(input: Omit<ConversationMessage, "channelId" | "defaultState">): Promise<ConversationTurn>;
   /** Stops the running turn of the conversation behind the key; false when nothing ran. */
   stop(continuationToken: string): boolean;
   /** What the project's hooks see as `ctx.host`. */

@@ -33,9 +33,9 @@ export function localTarget(opened: Pick<OpenedAgent, "runtime">, principal: Pri
   const { runtime } = opened;
   return {
     async send({ message, sessionId, title, dryRun, workspaceFiles }) {
-      const handle = sessionId
+      const handle = await (sessionId
         ? runtime.followUp(sessionId, { message, principal, workspaceFiles })
-        : runtime.startSession({ message, principal, title, purpose: EVAL_PURPOSE, dryRun, channel: EVAL_CHANNEL, workspaceFiles });
+        : runtime.startSession({ message, principal, title, purpose: EVAL_PURPOSE, dryRun, channel: EVAL_CHANNEL, workspaceFiles }));
       return { sessionId: handle.sessionId, turnId: handle.turnId };
     },
     follow(sessionId, fromIndex, onEvent) {

@@ -2,12 +2,12 @@ import type { ArtifactsDefinition } from "../authoring/artifacts.ts";
 import { checkSchema } from "../authoring/validate-schema.ts";
 import type { ArtifactsApi } from "../authoring/types.ts";
 import { BdkError } from "../protocol/errors.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 
 const DEFAULT_MAX = 1000;
 
 export interface ArtifactsApiOptions {
-  store: Store;
+  store: AsyncStore;
   registry?: ArtifactsDefinition;
   sessionId?: string;
   /** Called after each tag, to record `artifact.tagged` on the session. */
@@ -38,15 +38,15 @@ export function createArtifactsApi(options: ArtifactsApiOptions): ArtifactsApi {
           data = checked.value;
         }
       }
-      const row = store.artifacts.upsert({ ...input, data, sessionId: options.sessionId ?? null });
-      store.artifacts.evictBeyond(registry?.max ?? DEFAULT_MAX);
+      const row = await store.artifacts.upsert({ ...input, data, sessionId: options.sessionId ?? null });
+      await store.artifacts.evictBeyond(registry?.max ?? DEFAULT_MAX);
       await options.onTagged?.({ id: row.id, kind: row.kind, key: row.key, title: row.title });
       return { id: row.id };
     },
     async list(filter) {
       // In a session: what its principal owns and what nobody owns, as the HTTP routes show that principal.
-      const owner = options.sessionId ? store.sessions.get(options.sessionId)?.principal : undefined;
-      return store.artifacts.list({ ...filter, ...(owner ? { visibleTo: owner } : {}) }).map((row) => ({
+      const owner = options.sessionId ? (await store.sessions.get(options.sessionId))?.principal : undefined;
+      return (await store.artifacts.list({ ...filter, ...(owner ? { visibleTo: owner } : {}) })).map((row) => ({
         id: row.id,
         kind: row.kind,
         key: row.key,

@@ -84,8 +84,7 @@ export class AgentAutomation {
   }
 
   dispatchSchedule(name: string): Promise<ScheduleDispatch> {
-    const { runtime, store } = this.options;
-    return dispatchSchedule({ runtime, store, channels: this.channels }, name);
+    return dispatchSchedule({ runtime: this.options.runtime, channels: this.channels }, name);
   }
 
   listSchedules(): ScheduleInfo[] {
@@ -124,9 +123,9 @@ export class AgentAutomation {
   }
 
   private fire(id: string, trigger: ReminderTrigger): Promise<ReminderFiring> {
-    const { runtime, store, clock, logger } = this.options;
+    const { runtime, clock, logger } = this.options;
     return fireReminder(
-      { book: this.reminders, store, channels: this.channels, reminders: () => runtime.agent.reminders, clock, logger },
+      { book: this.reminders, store: runtime.store, channels: this.channels, reminders: () => runtime.agent.reminders, clock, logger },
       id,
       trigger,
     );

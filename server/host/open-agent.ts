@@ -12,6 +12,7 @@ import { messageOf } from "../protocol/errors.ts";
 import { SessionRuntime } from "../sessions/session-runtime.ts";
 import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
+import { asyncStore } from "../store/async-store.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { AgentAutomation } from "./automation.ts";
 import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
@@ -147,7 +148,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     logger,
     resolveModels,
     isModelUnavailable: isModelUnavailableError,
-    host: createHostServices({ agentName: agent.name, store, logger, env, reminders, mcp, metrics: telemetry?.metrics }),
+    host: createHostServices({ agentName: agent.name, store: asyncStore(store), logger, env, reminders, mcp, metrics: telemetry?.metrics }),
     mcp,
     onSubagentEvent: telemetry?.subagentEvent,
   });

@@ -3,13 +3,13 @@ import { githubClientFactory } from "../channels/github/octokit.ts";
 import { slackHostServices } from "../channels/slack/slack-client.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { McpConnections } from "../mcp/connections.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import { createHostOtel, type MetricsSink } from "../telemetry/host-otel.ts";
 import type { Logger } from "./logger.ts";
 
 export interface HostServicesOptions {
   agentName: string;
-  store: Store;
+  store: AsyncStore;
   logger: Logger;
   /** Where `GITHUB_TOKEN` and `GITHUB_API_URL` are read (default: none set). */
   env?: Record<string, string | undefined>;
@@ -30,13 +30,13 @@ export function createHostServices(options: HostServicesOptions): HostServices {
   return {
     kv: {
       async get(key) {
-        return store.kv.get(agentName, key) as JsonValue | undefined;
+        return (await store.kv.get(agentName, key)) as JsonValue | undefined;
       },
       async put(key, value) {
-        store.kv.put(agentName, key, value);
+        await store.kv.put(agentName, key, value);
       },
       async delete(key) {
-        store.kv.delete(agentName, key);
+        await store.kv.delete(agentName, key);
       },
     },
     mcp: mcp

@@ -83,7 +83,7 @@ export function sessionPrincipal({ seesAll, principal, opened, params }: AgentRe
 export const sessionRoutes = {
   async createSession({ request, opened, principal, basePath }) {
     const body = await readJsonBody(request, createSessionBody);
-    const handle = opened.runtime.startSession({
+    const handle = await opened.runtime.startSession({
       message: body.message,
       title: body.title,
       mode: body.mode,
@@ -107,7 +107,7 @@ export const sessionRoutes = {
   async followUp(req) {
     const { request, params, opened } = req;
     const body = await readJsonBody(request, followUpBody);
-    const { answer } = opened.runtime.acceptFollowUp(
+    const { answer } = await opened.runtime.acceptFollowUp(
       params.id,
       {
         message: body.message,

@@ -153,7 +153,7 @@ describe("custom channel routes", () => {
   });
 
   it("getSession shows sessions of this channel only", async () => {
-    const other = opened.runtime.startSession({ message: "hi", principal: { type: "user", id: "local" } });
+    const other = await opened.runtime.startSession({ message: "hi", principal: { type: "user", id: "local" } });
     const response = await call("GET", `desk/session/${other.sessionId}`);
     expect(await response.json()).toEqual({ session: null });
     await opened.runtime.idle(other.sessionId);

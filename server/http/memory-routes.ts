@@ -19,7 +19,7 @@ export const memoryRoutes = {
   },
 
   async forgetMemoryNote(req) {
-    forgetNote(req.opened.store, req.opened.agent.name, req.params.id, visibleOwner(req));
+    await forgetNote(req.opened.runtime.store, req.opened.agent.name, req.params.id, visibleOwner(req));
     return json({ ok: true, forgotten: 1 });
   },
 } satisfies Record<string, AgentRouteHandler>;

@@ -70,9 +70,9 @@ function registerAgentTools(server: McpServer, opened: OpenedAgent, principal: P
     },
     (args, extra) =>
       attempt(opened, "ask", async () => {
-        const handle = args.sessionId
+        const handle = await (args.sessionId
           ? opened.runtime.followUp(args.sessionId, { message: args.message, principal, admission: "preempt" })
-          : opened.runtime.startSession({ message: args.message, principal, channel: "mcp" });
+          : opened.runtime.startSession({ message: args.message, principal, channel: "mcp" }));
         const seconds = Math.min(args.waitSeconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
         if (seconds > 0) await settledWithin(handle.done, seconds * 1000, extra.signal);
         return askResult(await askStatus(opened, principal, handle.sessionId, handle.turnId));

@@ -38,9 +38,7 @@ function start(options: MemoryOptions | undefined) {
   });
   const { runtime, store } = running;
   const say = async (principal: Principal, message: string, sessionId?: string) => {
-    const handle = sessionId
-      ? runtime.followUp(sessionId, { message, principal })
-      : runtime.startSession({ message, principal });
+    const handle = await (sessionId ? runtime.followUp(sessionId, { message, principal }) : runtime.startSession({ message, principal }));
     await handle.done;
     return handle.sessionId;
   };
@@ -115,7 +113,7 @@ describe("memoryHook", () => {
 
   it("does not learn from dry runs", async () => {
     const { store, stateRoot } = start({});
-    await running!.runtime.startSession({ message: "Rehearse: my colour is teal.", principal: alice, dryRun: true }).done;
+    await (await running!.runtime.startSession({ message: "Rehearse: my colour is teal.", principal: alice, dryRun: true })).done;
     expect(store.memory.list("rememberer")).toEqual([]);
     await running!.close();
     expect(existsSync(path.join(stateRoot, "memory", "journal.jsonl"))).toBe(false);

@@ -9,7 +9,7 @@ import type { MemoryHookDefinition, MemoryOptions } from "../authoring/memory.ts
 import type { ResolvedAgent } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { type Principal, samePrincipal } from "../protocol/events.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncRepositories } from "../store/async-store.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { MemoryJournal } from "./journal.ts";
 
@@ -48,12 +48,19 @@ function clip(text: string, max: number): string {
  * Stores the note of a completed turn and queues its journal record, when the
  * agent has a memory hook and the session is not a rehearsal.
  */
-export function rememberTurn(store: Store, journal: MemoryJournal, agent: ResolvedAgent, session: SessionFacts, turnId: string, reply: string): void {
+export async function rememberTurn(
+  store: AsyncRepositories,
+  journal: MemoryJournal,
+  agent: ResolvedAgent,
+  session: SessionFacts,
+  turnId: string,
+  reply: string,
+): Promise<void> {
   const settings = memorySettings(agent);
-  const turn = settings && remembers(session) ? store.turns.get(turnId) : undefined;
+  const turn = settings && remembers(session) ? await store.turns.get(turnId) : undefined;
   if (!settings || !turn) return;
   void journal.append({ at: turn.endedAt ?? new Date().toISOString(), sessionId: session.id, turnId, message: turn.message, reply });
-  store.memory.add(agent.name, {
+  await store.memory.add(agent.name, {
     scope: scopeOf(settings, session),
     sessionId: session.id,
     turnId,
@@ -73,10 +80,10 @@ export async function shareJournal(journal: MemoryJournal, agent: ResolvedAgent,
  * own notes are left out (its history already carries them); a `session`
  * scope has only those. Undefined when there is nothing to recall.
  */
-export function recallSection(store: Store, agent: ResolvedAgent, session: SessionFacts): string | undefined {
+export async function recallSection(store: AsyncRepositories, agent: ResolvedAgent, session: SessionFacts): Promise<string | undefined> {
   const settings = memorySettings(agent);
   if (!settings || settings.maxNotes <= 0 || !remembers(session)) return undefined;
-  const notes = store.memory.recent(agent.name, scopeOf(settings, session), {
+  const notes = await store.memory.recent(agent.name, scopeOf(settings, session), {
     limit: settings.maxNotes,
     exceptSessionId: settings.scope === "session" ? undefined : session.id,
   });
@@ -99,11 +106,11 @@ export function recallSection(store: Store, agent: ResolvedAgent, session: Sessi
 }
 
 /** Forgets one note; `owner` (undefined: anyone's) must be the principal of the note's exchange. */
-export function forgetNote(store: Store, agentName: string, noteId: string, owner: Principal | undefined): void {
-  const note = store.memory.get(agentName, noteId);
+export async function forgetNote(store: AsyncRepositories, agentName: string, noteId: string, owner: Principal | undefined): Promise<void> {
+  const note = await store.memory.get(agentName, noteId);
   if (!note) throw new BdkError("not_found", `No memory note ${noteId}.`);
   if (owner && !samePrincipal(note.principal, owner)) {
     throw new BdkError("forbidden", `Memory note ${noteId} belongs to another principal.`);
   }
-  store.memory.delete(agentName, noteId);
+  await store.memory.delete(agentName, noteId);
 }

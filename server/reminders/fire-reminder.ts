@@ -19,7 +19,8 @@ import type { ChannelHub } from "../channels/channel-hub.ts";
 import type { Logger } from "../host/logger.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { Clock } from "../schedules/clock.ts";
-import type { ReminderPatch, Store } from "../store/index.ts";
+import type { AsyncRepositories, AsyncStore } from "../store/async-store.ts";
+import type { ReminderPatch } from "../store/index.ts";
 import type { ReminderRow } from "../store/types.ts";
 import type { ReminderBook, ReminderRun } from "./reminder-book.ts";
 import { isRecurring, nextFireAfter, reminderMessage, type StoredReminder } from "./reminder-spec.ts";
@@ -34,7 +35,7 @@ export interface ReminderFiring {
 
 export interface FireReminderDeps {
   book: ReminderBook;
-  store: Store;
+  store: AsyncStore;
   channels: ChannelHub;
   reminders: () => ReadonlyMap<string, ReminderDefinition>;
   clock: Clock;
@@ -57,14 +58,14 @@ export async function fireReminder(deps: FireReminderDeps, id: string, trigger: 
   /** Whether this firing moved the schedule on (it owns the tick) or found the tick taken; undefined before its first write. */
   let owned: boolean | undefined;
   /** Stores `alongside` (a message) in the transaction that moves the schedule on, the first time only; nothing once the tick is another's. */
-  const advancingWith = <T>(alongside: () => T): { stored: T } | undefined => {
+  const advancingWith = async <T>(alongside: (tx: AsyncRepositories) => Promise<T>): Promise<{ stored: T } | undefined> => {
     if (owned === false) return undefined;
-    const outcome = deps.store.transaction(() => {
-      if (owned) return { stored: alongside() };
-      const updated = advance(deps, row, spec, trigger);
+    const outcome = await deps.store.transaction(async (tx) => {
+      if (owned) return { stored: await alongside(tx) };
+      const updated = await advance(deps, tx, row, spec, trigger);
       // The claim is the first write: when it misses, nothing was written and nothing is.
       if (updated === "taken") return "taken" as const;
-      return { updated, stored: alongside() };
+      return { updated, stored: await alongside(tx) };
     });
     if (outcome === "taken") {
       owned = false;
@@ -81,7 +82,7 @@ export async function fireReminder(deps: FireReminderDeps, id: string, trigger: 
   const followup = async ({ message }: { message: string }) => {
     if (typeof message !== "string" || !message.trim()) throw new BdkError("invalid_request", "followup needs a non-empty message.");
     try {
-      const delivered = advancingWith(() => deliver(deps, id, spec, reminderMessage(id, spec, message)));
+      const delivered = await advancingWith((tx) => deliver(deps, tx, id, spec, reminderMessage(id, spec, message)));
       if (delivered) sessionIds.push(delivered.stored);
     } catch (error) {
       undelivered ??= error;
@@ -98,7 +99,7 @@ export async function fireReminder(deps: FireReminderDeps, id: string, trigger: 
   }
   if (undelivered === undefined) {
     // A tick that sent nothing (a skip, a failed handler) moves on now.
-    advancingWith(() => undefined);
+    await advancingWith(async () => undefined);
   } else if (owned === undefined) {
     deps.logger.warn(`Reminder ${id}: its message could not be stored (${messageOf(undelivered)}); the tick stays due and fires again.`, {
       reminder: id,
@@ -107,7 +108,7 @@ export async function fireReminder(deps: FireReminderDeps, id: string, trigger: 
   // Another process fired this tick: what this handler asked for is not this firing's to do.
   if (owned === false) return { reminderId: id, action: "skip", sessionIds: [] };
   if (action === "stop") {
-    const stopped = deps.store.reminders.update(id, { status: "done", nextFireAt: null });
+    const stopped = await deps.store.reminders.update(id, { status: "done", nextFireAt: null });
     if (stopped) deps.book.changed(stopped);
   }
   return { reminderId: id, action, sessionIds: [...new Set(sessionIds)] };
@@ -118,7 +119,13 @@ export async function fireReminder(deps: FireReminderDeps, id: string, trigger: 
  * dispatch finds it deleted meanwhile, `taken` when a timer's tick is no
  * longer armed for it (another process fired it, or it was cancelled).
  */
-function advance(deps: FireReminderDeps, row: ReminderRow, spec: StoredReminder, trigger: ReminderTrigger): ReminderRow | null | "taken" {
+async function advance(
+  deps: FireReminderDeps,
+  tx: AsyncRepositories,
+  row: ReminderRow,
+  spec: StoredReminder,
+  trigger: ReminderTrigger,
+): Promise<ReminderRow | null | "taken"> {
   const now = deps.clock.now();
   const lastFiredAt = now.toISOString();
   let patch: ReminderPatch;
@@ -130,8 +137,8 @@ function advance(deps: FireReminderDeps, row: ReminderRow, spec: StoredReminder,
     const next = nextFireAfter(spec.timing, new Date(trigger.dueAt), now);
     patch = next ? { nextFireAt: next.toISOString(), lastFiredAt } : { status: "done", nextFireAt: null, lastFiredAt };
   }
-  if (trigger.by === "manual") return deps.store.reminders.update(row.id, patch) ?? null;
-  return deps.store.reminders.claim(row.id, trigger.dueAt, patch) ?? "taken";
+  if (trigger.by === "manual") return (await tx.reminders.update(row.id, patch)) ?? null;
+  return (await tx.reminders.claim(row.id, trigger.dueAt, patch)) ?? "taken";
 }
 
 async function act(
@@ -160,9 +167,9 @@ async function act(
   return action === "skip" || action === "stop" ? action : "delivered";
 }
 
-/** Sends into the reminder's conversation; remembers the session a first tick started. */
-function deliver(deps: FireReminderDeps, id: string, spec: StoredReminder, message: string): string {
-  const turn = deps.channels.converse({
+/** Sends into the reminder's conversation (in `tx`, the tick's transaction); remembers the session a first tick started. */
+async function deliver(deps: FireReminderDeps, tx: AsyncRepositories, id: string, spec: StoredReminder, message: string): Promise<string> {
+  const turn = await deps.channels.converse({
     channelId: spec.channelId,
     sessionId: spec.sessionId,
     continuationToken: spec.continuationToken,
@@ -174,10 +181,10 @@ function deliver(deps: FireReminderDeps, id: string, spec: StoredReminder, messa
   if (spec.sessionId !== turn.sessionId) {
     spec.sessionId = turn.sessionId;
     spec.continuationToken ??= turn.continuationToken;
-    const current = deps.store.reminders.get(id);
+    const current = await tx.reminders.get(id);
     if (current) {
       const stored = { ...(current.spec as object), sessionId: turn.sessionId, continuationToken: spec.continuationToken };
-      deps.store.reminders.update(id, { spec: stored as JsonValue });
+      await tx.reminders.update(id, { spec: stored as JsonValue });
     }
   }
   return turn.sessionId;

@@ -48,7 +48,7 @@ async function processOn(stateRoot: string, clock: ManualClock): Promise<OpenedA
 function fireDue(opened: OpenedAgent, clock: ManualClock, id: string, dueAt: string): Promise<ReminderFiring> {
   const deps = {
     book: opened.automation.reminders,
-    store: opened.store,
+    store: opened.runtime.store,
     channels: opened.automation.channels,
     reminders: () => opened.runtime.agent.reminders,
     clock,

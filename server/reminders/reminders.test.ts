@@ -63,7 +63,7 @@ describe("reminders", () => {
   it("a prompt reminder wakes its conversation when due, with the standing condition, and only once", async () => {
     const clock = new ManualClock("2026-03-02T09:00:00Z");
     const opened = await start(stateRoot(), clock);
-    const conversation = opened.automation.channels.converse({
+    const conversation = await opened.automation.channels.converse({
       channelId: "drive",
       continuationToken: "pr:acme/checkout#42",
       message: "Watch PR 42",
@@ -99,7 +99,7 @@ describe("reminders", () => {
     const root = stateRoot();
     const clock = new ManualClock("2026-03-02T09:00:00Z");
     const first = await start(root, clock);
-    const conversation = first.automation.channels.converse({ channelId: "drive", continuationToken: "pr:acme/api#7", message: "Watch PR 7", principal: me });
+    const conversation = await first.automation.channels.converse({ channelId: "drive", continuationToken: "pr:acme/api#7", message: "Watch PR 7", principal: me });
     await settle(first, conversation.sessionId);
     const handler = first.agent.reminders.get("ci_recheck");
     const { id } = first.automation.createReminder({
@@ -179,7 +179,7 @@ describe("reminders", () => {
   it("reminders_create / list / cancel act on the conversation the model is in", async () => {
     const clock = new ManualClock("2026-03-02T09:00:00Z");
     const opened = await start(stateRoot(), clock);
-    const turn = opened.runtime.startSession({
+    const turn = await opened.runtime.startSession({
       message: 'reminders_create {"delay":"1h","prompt":"Check the deploy.","until":"the deploy is healthy","purpose":"deploy_watch"}',
       principal: me,
     });
@@ -188,7 +188,7 @@ describe("reminders", () => {
     expect(created).toMatchObject({ purpose: "deploy_watch", sessionId: turn.sessionId, channelId: "http", until: "the deploy is healthy" });
 
     // A follow-up rotates the HTTP token; the reminder is bound to the session, so it still lands there.
-    opened.runtime.followUp(turn.sessionId, { message: "reminders_list", principal: me, rotateToken: true });
+    await opened.runtime.followUp(turn.sessionId, { message: "reminders_list", principal: me, rotateToken: true });
     await settle(opened, turn.sessionId);
     await clock.advance(60 * 60 * 1000);
     await settle(opened, turn.sessionId);
@@ -197,7 +197,7 @@ describe("reminders", () => {
     expect(messages.at(-1)).toContain("Standing condition: the deploy is healthy");
 
     const again = opened.automation.createReminder({ sessionId: turn.sessionId, every: "1d", prompt: "Daily look." });
-    opened.runtime.followUp(turn.sessionId, { message: `reminders_cancel {"id":"${again.id}"}`, principal: me });
+    await opened.runtime.followUp(turn.sessionId, { message: `reminders_cancel {"id":"${again.id}"}`, principal: me });
     await settle(opened, turn.sessionId);
     expect(opened.store.reminders.get(again.id)?.status).toBe("cancelled");
   });

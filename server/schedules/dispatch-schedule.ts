@@ -11,7 +11,6 @@ import { createArtifactsApi } from "../host/artifacts-api.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { Principal } from "../protocol/events.ts";
 import type { SessionRuntime } from "../sessions/session-runtime.ts";
-import type { Store } from "../store/index.ts";
 
 export interface ScheduleDispatch {
   scheduleId: string;
@@ -20,7 +19,6 @@ export interface ScheduleDispatch {
 
 export interface DispatchScheduleDeps {
   runtime: SessionRuntime;
-  store: Store;
   channels: ChannelHub;
 }
 
@@ -29,7 +27,7 @@ export function scheduleAuth(name: string): Principal {
 }
 
 export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string): Promise<ScheduleDispatch> {
-  const { runtime, store, channels } = deps;
+  const { runtime, channels } = deps;
   const schedule = runtime.agent.schedules.get(name);
   if (!schedule) {
     const known = [...runtime.agent.schedules.keys()].join(", ") || "none";
@@ -39,7 +37,7 @@ export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string)
 
   if (typeof schedule.run !== "function") {
     if (!schedule.markdown?.trim()) throw new BdkError("invalid_request", `Schedule ${name} has an empty prompt.`);
-    const turn = runtime.startSession({
+    const turn = await runtime.startSession({
       message: schedule.markdown,
       principal: appAuth,
       mode: "task",
@@ -51,10 +49,15 @@ export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string)
   }
 
   const sessionIds: string[] = [];
+  /** Messages `run` handed over, awaited or not (the docs hand `receive` to `waitUntil`). */
+  const received: Promise<unknown>[] = [];
   const ctx: ScheduleRunContext = {
-    async receive(channel, input) {
-      const handle = channels.receive(channel as ChannelDefinition, input, appAuth);
-      sessionIds.push(handle.id);
+    receive(channel, input) {
+      const handle = channels.receive(channel as ChannelDefinition, input, appAuth).then((stored) => {
+        sessionIds.push(stored.id);
+        return stored;
+      });
+      received.push(handle);
       return handle;
     },
     async callTool(toolName, input) {
@@ -64,9 +67,10 @@ export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string)
     waitUntil: (promise) => channels.waitUntil(promise),
     appAuth,
     host: runtime.hostServices,
-    artifacts: createArtifactsApi({ store, registry: runtime.agent.artifacts }),
+    artifacts: createArtifactsApi({ store: runtime.store, registry: runtime.agent.artifacts }),
   };
   await schedule.run(ctx);
-  // `receive` starts its session synchronously: every session of this firing is known once `run` returns.
+  // Each `receive` resolves once its message is stored: every session of this firing is known once they have (a failed one is the caller's to see).
+  await Promise.allSettled(received);
   return { scheduleId: name, sessionIds: [...new Set(sessionIds)] };
 }

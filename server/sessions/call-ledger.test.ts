@@ -40,7 +40,7 @@ const start = (stateRoot: string) => {
 describe("the side-effect ledger", () => {
   it("records a turn's call before it runs and its outcome when it returns", async () => {
     const { runtime, store } = start(tmp());
-    const handle = runtime.startSession({ message: 'pay_invoice {"invoice": "inv_1"}', principal: me });
+    const handle = await runtime.startSession({ message: 'pay_invoice {"invoice": "inv_1"}', principal: me });
     expect((await handle.done).status).toBe("completed");
     const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result")!;
     const { toolCallId, name, ...outcome } = result.data as { toolCallId: string; name: string };
@@ -53,7 +53,7 @@ describe("the side-effect ledger", () => {
     const stateRoot = tmp();
     const store = openStore(stateRoot);
     try {
-      const log = new SessionEventLog(store, asyncStore(store), createLogger(store), () => new Date());
+      const log = new SessionEventLog(asyncStore(store), createLogger(store), () => new Date());
       const ledgerStore = asyncStore(store);
       const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
       store.turns.create({ id: "turn_1", sessionId: session.id, status: "running", message: "pay" });

@@ -8,7 +8,6 @@ import { messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft } from "../protocol/events.ts";
 import { toNdjson } from "../protocol/ndjson.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
-import type { Store } from "../store/index.ts";
 import { EventBus } from "./event-bus.ts";
 import { followSession } from "./follow.ts";
 
@@ -52,8 +51,6 @@ export class SessionEventLog {
   private closed = false;
 
   constructor(
-    /** Only the acceptance of a message still writes through the synchronous store (the first events of a new session). */
-    private readonly syncStore: Store,
     private readonly store: AsyncStore,
     private readonly logger: Logger,
     private readonly now: () => Date,
@@ -106,13 +103,12 @@ export class SessionEventLog {
   }
 
   /**
-   * The first events of a session created in the caller's synchronous
-   * transaction (nothing else can be appending there yet); published after
-   * its commit. Message acceptance moves to the async store with its callers.
+   * The first events of a session created in `tx` (nothing else can be
+   * appending there yet); published after its commit.
    */
-  appendToNewSession(sessionId: string, drafts: EventDraft[]): void {
-    const stored = this.syncStore.events.append(sessionId, drafts) as AnyBdkEvent[];
-    this.syncStore.afterCommit(() => this.publish(sessionId, stored));
+  async appendToNewSession(tx: AsyncTransaction, sessionId: string, drafts: EventDraft[]): Promise<void> {
+    const stored = (await tx.events.append(sessionId, drafts)) as AnyBdkEvent[];
+    tx.afterCommit(() => this.publish(sessionId, stored));
   }
 
   /**

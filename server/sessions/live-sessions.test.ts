@@ -26,12 +26,12 @@ it("forgets idle sessions past the cache and rebuilds their history from events"
     idleSessionsCached: 2,
   });
   opened.push(test);
-  const first = test.runtime.startSession({ message: "first question", principal: me });
+  const first = await test.runtime.startSession({ message: "first question", principal: me });
   await first.done;
   // Three more sessions push the first one out of the cache of two.
-  for (const message of ["b", "c", "d"]) await test.runtime.startSession({ message, principal: me }).done;
+  for (const message of ["b", "c", "d"]) await (await test.runtime.startSession({ message, principal: me })).done;
   prompts.length = 0;
-  await test.runtime.followUp(first.sessionId, { message: "second question", principal: me }).done;
+  await (await test.runtime.followUp(first.sessionId, { message: "second question", principal: me })).done;
   expect(userTexts(prompts[0])).toEqual(["first question", "second question"]);
 });
 
@@ -44,7 +44,7 @@ it("does not keep the async context of the request that queued a turn", async ()
   let context: WeakRef<object> | undefined;
   const sessionId = await request.run({ body: new Uint8Array(1024) }, async () => {
     context = new WeakRef(request.getStore()!);
-    const handle = test.runtime.startSession({ message: "hello", principal: me });
+    const handle = await test.runtime.startSession({ message: "hello", principal: me });
     await handle.done;
     return handle.sessionId;
   });

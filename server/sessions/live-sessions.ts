@@ -7,6 +7,7 @@
  * a restart.
  */
 import type { ModelMessage } from "ai";
+import type { AsyncTransaction } from "../store/async-store.ts";
 import type { SessionRow } from "../store/types.ts";
 import { RecentMap } from "./recent-map.ts";
 import type { TurnEnd } from "./turn-runner.ts";
@@ -19,10 +20,22 @@ export interface ChainedTurn {
   done: Promise<TurnEnd>;
 }
 
-/** A turn accepted while another runs: messages join it until it starts. */
-export interface QueuedTurn extends ChainedTurn {
+/** A message admitted into a queued turn, with the files it brought. */
+export interface Admitted {
   message: string;
   workspaceFiles?: Record<string, string>;
+}
+
+/** A turn accepted while another runs: messages join it until it starts. */
+export interface QueuedTurn extends ChainedTurn {
+  /** In order of admission; one whose transaction rolls back is taken out. */
+  admitted: Admitted[];
+  /**
+   * The transactions still storing its messages (each hold settles when its
+   * transaction ends): the turn starts once all have ended, and a rolled-back
+   * first message withdraws it.
+   */
+  accepting: Map<Promise<void>, AsyncTransaction>;
 }
 
 export interface LiveSession {

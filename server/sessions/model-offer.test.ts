@@ -52,7 +52,7 @@ const offeredNames = (call: LanguageModelV3CallOptions) => (call.tools ?? []).ma
 
 it("lists every tool the model receives, in its order, each with its source", async () => {
   const offer = await test.runtime.modelOffer(customer);
-  const first = test.runtime.startSession({ message: "hello", principal: customer });
+  const first = await test.runtime.startSession({ message: "hello", principal: customer });
   await first.done;
 
   const given = calls.at(-1)!;
@@ -76,7 +76,7 @@ it("lists every tool the model receives, in its order, each with its source", as
 });
 
 it("composes the system prompt the session's next turn receives, with skills and recalled memory marked", async () => {
-  const second = test.runtime.startSession({ message: "where is my order?", principal: customer });
+  const second = await test.runtime.startSession({ message: "where is my order?", principal: customer });
   await second.done;
   await test.runtime.idle(second.sessionId);
 
@@ -85,7 +85,7 @@ it("composes the system prompt the session's next turn receives, with skills and
   // The first session's exchange is recalled; the session's own is in its history instead.
   expect(offer.systemPrompt.find((section) => section.source === "memory")?.text).toContain("Asked: hello");
 
-  await test.runtime.followUp(second.sessionId, { message: "thanks", principal: customer }).done;
+  await (await test.runtime.followUp(second.sessionId, { message: "thanks", principal: customer })).done;
   expect(systemOf(prompts.at(-1)!)).toBe(systemPromptText(offer.systemPrompt));
   expect(offer.botVersion).toBe(test.runtime.agent.version);
 });
@@ -94,7 +94,7 @@ it("shows a new session's workspace as not yet made, and a fork's instructions i
   const fresh = await test.runtime.modelOffer(customer);
   expect(fresh.systemPrompt.find((section) => section.source === "workspace")?.text).toContain(NEW_SESSION_WORKSPACE);
 
-  const source = test.runtime.startSession({ message: "hi", principal: customer });
+  const source = await test.runtime.startSession({ message: "hi", principal: customer });
   await source.done;
   const fork = await test.runtime.fork(source.sessionId, {
     principal: customer,
@@ -110,7 +110,7 @@ it("shows a new session's workspace as not yet made, and a fork's instructions i
 });
 
 it("answers GET /v1/agent/offer for the caller's session, and refuses another principal's", async () => {
-  const session = test.runtime.startSession({ message: "hi", principal: customer });
+  const session = await test.runtime.startSession({ message: "hi", principal: customer });
   await session.done;
   const ask = (principal: typeof customer, sessionId: string) =>
     sessionRoutes.agentOffer({

@@ -39,13 +39,13 @@ export interface OfferInput {
 }
 
 /** The prompt and tools of a turn; a fork's overrides replace the prompt and stub the tools they name. */
-export function modelOffer(input: OfferInput): ModelOffer {
+export async function modelOffer(input: OfferInput): Promise<ModelOffer> {
   const { services, agent, session } = input;
   const overrides = session.fork?.overrides;
   const systemPrompt =
     overrides?.instructions !== undefined
       ? [{ source: "fork" as const, text: overrides.instructions }]
-      : systemPromptSections(agent, input.workspaceDir, recallSection(services.store, agent, session));
+      : systemPromptSections(agent, input.workspaceDir, await recallSection(services.store, agent, session));
   const tools = withToolStubs(toolsForTurn(services, agent, input.emit, input.gate, input.connectionTools, input.recordStep), overrides);
   return { botVersion: agent.version, systemPrompt, tools };
 }

@@ -40,9 +40,9 @@ function setUp() {
 
 it("runs the fork on the source's history before the cut, with its own instructions, model and tool stubs", async () => {
   const { test, prompts, resolved, toolCalls } = setUp();
-  const source = test.runtime.startSession({ message: "hello there", principal: me });
+  const source = await test.runtime.startSession({ message: "hello there", principal: me });
   await source.done;
-  await test.runtime.followUp(source.sessionId, { message: 'run price {"sku":"A1"}', principal: me }).done;
+  await (await test.runtime.followUp(source.sessionId, { message: 'run price {"sku":"A1"}', principal: me })).done;
   const cutAt = (await test.runtime.events(source.sessionId, me)).filter((event) => event.type === "message.received")[1].index;
   expect(toolCalls()).toBe(1);
   prompts.length = 0;
@@ -87,14 +87,14 @@ it("runs the fork on the source's history before the cut, with its own instructi
   // The source keeps the agent as loaded.
   prompts.length = 0;
   resolved.length = 0;
-  await test.runtime.followUp(source.sessionId, { message: "again", principal: me }).done;
+  await (await test.runtime.followUp(source.sessionId, { message: "again", principal: me })).done;
   expect(systemOf(prompts[0])).toContain("You are a test agent.");
   expect(resolved[0]).toMatchObject({ model: "openai/gpt-5" });
 });
 
 it("edit and resend: the fork answers the edited message, and params keep the agent's model", async () => {
   const { test, prompts, resolved } = setUp();
-  const source = test.runtime.startSession({ message: "first", principal: me });
+  const source = await test.runtime.startSession({ message: "first", principal: me });
   await source.done;
   const cutAt = (await test.runtime.events(source.sessionId, me)).find((event) => event.type === "message.received")!.index;
   prompts.length = 0;
@@ -114,7 +114,7 @@ it("edit and resend: the fork answers the edited message, and params keep the ag
 
 it("refuses a cut that is not a user message, a stub of an unknown tool, and another principal", async () => {
   const { test } = setUp();
-  const source = test.runtime.startSession({ message: "hello", principal: me });
+  const source = await test.runtime.startSession({ message: "hello", principal: me });
   await source.done;
   await expect(test.runtime.fork(source.sessionId, { principal: me, owner: me, at: { beforeIndex: 0 } })).rejects.toThrow(
     /beforeIndex 0 is not a user message .* \(indexes 1\)/,
@@ -130,7 +130,7 @@ it("refuses a cut that is not a user message, a stub of an unknown tool, and ano
 /** A source whose one turn called `price` (the real tool: 42), and the index of each of its events by type. */
 async function toolTurnSource() {
   const setup = setUp();
-  const source = setup.test.runtime.startSession({ message: 'run price {"sku":"A1"}', principal: me });
+  const source = await setup.test.runtime.startSession({ message: 'run price {"sku":"A1"}', principal: me });
   await source.done;
   const events = await setup.test.runtime.events(source.sessionId, me);
   const indexOf = (type: string) => events.find((event) => event.type === type)!.index;
@@ -220,7 +220,7 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
     new Promise<AnyBdkEvent>((resolve) => {
       void runtime.followUntil(sessionId, me, 0, (event) => (event.type === type ? (resolve(event), true) : false));
     });
-  const source = runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
+  const source = await runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
   const asked = await untilEvent(source.sessionId, "action.approval_requested");
   await runtime.resolveApproval(source.sessionId, (asked.data as { approvalId: string }).approvalId, { approved: true }, me);
   await source.done;

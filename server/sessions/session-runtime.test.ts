@@ -40,7 +40,7 @@ afterEach(async () => {
 describe("SessionRuntime", () => {
   it("records a whole turn with gap-free indexes and waits for follow-ups", async () => {
     const { runtime } = start(tmp());
-    const handle = runtime.startSession({ message: "Inspect https://github.com/acme/checkout/pull/42", principal: me });
+    const handle = await runtime.startSession({ message: "Inspect https://github.com/acme/checkout/pull/42", principal: me });
     const end = await handle.done;
     expect(end.status).toBe("completed");
     const events = await runtime.events(handle.sessionId, me);
@@ -52,9 +52,9 @@ describe("SessionRuntime", () => {
 
   it("rotates nothing in-process but refuses a stale token and task follow-ups", async () => {
     const { runtime } = start(tmp());
-    const chat = runtime.startSession({ message: "hello", principal: me });
+    const chat = await runtime.startSession({ message: "hello", principal: me });
     await chat.done;
-    const next = runtime.followUp(chat.sessionId, {
+    const next = await runtime.followUp(chat.sessionId, {
       message: "again",
       principal: me,
       continuationToken: chat.continuationToken,
@@ -62,24 +62,22 @@ describe("SessionRuntime", () => {
     });
     expect(next.continuationToken).not.toBe(chat.continuationToken);
     await next.done;
-    expect(() =>
-      runtime.followUp(chat.sessionId, { message: "x", principal: me, continuationToken: chat.continuationToken }),
-    ).toThrow(expect.objectContaining({ code: "stale_token" }));
+    await expect(runtime.followUp(chat.sessionId, { message: "x", principal: me, continuationToken: chat.continuationToken })).rejects.toMatchObject({
+      code: "stale_token",
+    });
 
-    const task = runtime.startSession({ message: "hello", principal: me, mode: "task" });
+    const task = await runtime.startSession({ message: "hello", principal: me, mode: "task" });
     await task.done;
     expect(types(await runtime.events(task.sessionId, me)).at(-1)).toBe("session.completed");
-    expect(() => runtime.followUp(task.sessionId, { message: "x", principal: me })).toThrow(
-      expect.objectContaining({ code: "task_session" }),
-    );
+    await expect(runtime.followUp(task.sessionId, { message: "x", principal: me })).rejects.toMatchObject({ code: "task_session" });
   });
 
   it("keeps a channel's own token when a follow-up asks to rotate it", async () => {
     const { runtime, store } = start(tmp());
     const token = "pr:acme/checkout#42";
-    const started = runtime.startSession({ message: "hello", principal: me, channel: "github", continuationToken: token });
+    const started = await runtime.startSession({ message: "hello", principal: me, channel: "github", continuationToken: token });
     await started.done;
-    const next = runtime.followUp(started.sessionId, { message: "again", principal: me, continuationToken: token, rotateToken: true });
+    const next = await runtime.followUp(started.sessionId, { message: "again", principal: me, continuationToken: token, rotateToken: true });
     expect(next.continuationToken).toBe(token);
     await next.done;
     expect(store.sessions.get(started.sessionId)?.continuationToken).toBe(token);
@@ -88,12 +86,12 @@ describe("SessionRuntime", () => {
   it("lays workspaces out under local.cwd, or in local.workspaceDir, relative to the project root", async () => {
     const root = tmp();
     const underCwd = start(tmp(), testAgent([inspect], { rootDir: root, config: { local: { cwd: "sandboxes" } } })).runtime;
-    const one = underCwd.startSession({ message: "hello", principal: me, workspaceFiles: { "notes/a.txt": "in cwd" } });
+    const one = await underCwd.startSession({ message: "hello", principal: me, workspaceFiles: { "notes/a.txt": "in cwd" } });
     await one.done;
     expect(readFileSync(path.join(root, "sandboxes", one.sessionId, "notes/a.txt"), "utf8")).toBe("in cwd");
 
     const shared = start(tmp(), testAgent([inspect], { rootDir: root, config: { local: { workspaceDir: "shared-ws" } } })).runtime;
-    const two = shared.startSession({ message: "hello", principal: me, workspaceFiles: { "b.txt": "shared" } });
+    const two = await shared.startSession({ message: "hello", principal: me, workspaceFiles: { "b.txt": "shared" } });
     await two.done;
     expect(readFileSync(path.join(root, "shared-ws", "b.txt"), "utf8")).toBe("shared");
   });
@@ -103,15 +101,16 @@ describe("SessionRuntime", () => {
     const worktree = tmp();
     const outside = tmp();
     symlinkSync(outside, path.join(worktree, "out"));
-    expect(() =>
-      runtime.startSession({ message: "hello", principal: me, workspaceDir: worktree, workspaceFiles: { "out/x.txt": "x" } }),
-    ).toThrow(expect.objectContaining({ code: "invalid_request", message: expect.stringContaining('"out/x.txt"') }));
+    await expect(runtime.startSession({ message: "hello", principal: me, workspaceDir: worktree, workspaceFiles: { "out/x.txt": "x" } })).rejects.toMatchObject({
+      code: "invalid_request",
+      message: expect.stringContaining('"out/x.txt"'),
+    });
     expect(store.sessions.list({}).sessions).toEqual([]);
   });
 
   it("deletes a session while its turn runs: the turn ends quietly, nothing is recorded after", async () => {
     const { runtime, store } = start(tmp(), testAgent([inspect]), 200);
-    const running = runtime.startSession({ message: "hello", principal: me });
+    const running = await runtime.startSession({ message: "hello", principal: me });
     await new Promise((resolve) => setTimeout(resolve, 50));
     await runtime.deleteSession(running.sessionId, me);
     await expect(running.done).resolves.toMatchObject({ status: "cancelled" });
@@ -122,7 +121,7 @@ describe("SessionRuntime", () => {
 
   it("ends a wait for an event with not_found when the session is deleted before it comes", async () => {
     const { runtime } = start(tmp(), testAgent([inspect]), 200);
-    const running = runtime.startSession({ message: "hello", principal: me });
+    const running = await runtime.startSession({ message: "hello", principal: me });
     const waiting = runtime.followUntil(running.sessionId, me, 0, (event) => event.type === "turn.completed");
     await new Promise((resolve) => setTimeout(resolve, 50));
     await runtime.deleteSession(running.sessionId, me);
@@ -131,7 +130,7 @@ describe("SessionRuntime", () => {
 
   it("forbids another principal every session operation", async () => {
     const { runtime } = start(tmp());
-    const handle = runtime.startSession({ message: "hello", principal: me });
+    const handle = await runtime.startSession({ message: "hello", principal: me });
     await handle.done;
     for (const attempt of [
       () => runtime.getSession(handle.sessionId, stranger),
@@ -148,14 +147,14 @@ describe("SessionRuntime", () => {
 
   it("stops a running turn as cancelled and preempts it with a follow-up", async () => {
     const { runtime } = start(tmp(), testAgent([inspect]), 300);
-    const first = runtime.startSession({ message: "hello", principal: me });
+    const first = await runtime.startSession({ message: "hello", principal: me });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await runtime.stop(first.sessionId, me)).toBe("stopping");
     expect(await first.done).toMatchObject({ status: "cancelled", code: "cancelled" });
 
-    const second = runtime.followUp(first.sessionId, { message: "one", principal: me });
+    const second = await runtime.followUp(first.sessionId, { message: "one", principal: me });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const third = runtime.followUp(first.sessionId, { message: "two", principal: me });
+    const third = await runtime.followUp(first.sessionId, { message: "two", principal: me });
     expect(await second.done).toMatchObject({ status: "cancelled", code: "preempted" });
     expect(await third.done).toMatchObject({ status: "completed" });
     const failed = (await runtime.events(first.sessionId, me)).filter((event) => event.type === "turn.failed");
@@ -166,9 +165,61 @@ describe("SessionRuntime", () => {
     expect(await runtime.stop(first.sessionId, me)).toBe("idle");
   });
 
+  it("withdraws what a caller's transaction that rolls back accepted: a new session, or a follow-up's turn, never runs", async () => {
+    let turnsRun = 0;
+    const test = startTestRuntime({ stateRoot: tmp(), agent: testAgent([inspect]), onResolve: () => turnsRun++ });
+    opened.push(test);
+    const { runtime, store } = test;
+    let startedId = "";
+    await expect(
+      runtime.store.transaction(async () => {
+        startedId = (await runtime.startSession({ message: "hello", principal: me })).sessionId;
+        throw new Error("the delivery id could not be recorded");
+      }),
+    ).rejects.toThrow("the delivery id could not be recorded");
+    expect(store.sessions.list({}).sessions).toEqual([]);
+    expect(store.events.list(startedId)).toEqual([]);
+
+    const session = await runtime.startSession({ message: "hello", principal: me });
+    expect(await session.done).toMatchObject({ status: "completed" });
+    let withdrawn = "";
+    await expect(
+      runtime.store.transaction(async () => {
+        withdrawn = (await runtime.followUp(session.sessionId, { message: "again", principal: me })).turnId;
+        throw new Error("the idempotency key could not be stored");
+      }),
+    ).rejects.toThrow("the idempotency key could not be stored");
+    await runtime.idle(session.sessionId);
+    expect(turnsRun).toBe(1);
+    expect(store.turns.get(withdrawn)).toBeUndefined();
+    expect(types(await runtime.events(session.sessionId, me)).filter((type) => type === "message.received")).toHaveLength(1);
+    // The session goes on.
+    const next = await runtime.followUp(session.sessionId, { message: "and again", principal: me });
+    expect(await next.done).toMatchObject({ status: "completed" });
+    expect(turnsRun).toBe(2);
+  });
+
+  it("takes a follow-up whose transaction rolls back out of the waiting turn it joined, and it preempts nothing", async () => {
+    const { runtime, store } = start(tmp(), testAgent([inspect]), 300);
+    const first = await runtime.startSession({ message: "hello", principal: me });
+    await runtime.followUntil(first.sessionId, me, 0, (event) => event.type === "turn.started");
+    const waiting = await runtime.followUp(first.sessionId, { message: "one", principal: me, admission: "coalesce" });
+    await expect(
+      runtime.store.transaction(async () => {
+        await runtime.followUp(first.sessionId, { message: "two", principal: me, admission: "preempt" });
+        throw new Error("the idempotency key could not be stored");
+      }),
+    ).rejects.toThrow("the idempotency key could not be stored");
+    expect(await first.done).toMatchObject({ status: "completed" });
+    expect(await waiting.done).toMatchObject({ status: "completed" });
+    const received = (await runtime.events(first.sessionId, me)).filter((event) => event.type === "message.received");
+    expect(received.map((event) => (event.data as { message: string }).message)).toEqual(["hello", "one"]);
+    expect(store.turns.get(waiting.turnId)?.message).toBe("one");
+  });
+
   it("follows a session from the middle, then live, each event exactly once", async () => {
     const { runtime } = start(tmp(), testAgent([inspect]), 20);
-    const handle = runtime.startSession({ message: "Inspect https://x.test/pr/1", principal: me });
+    const handle = await runtime.startSession({ message: "Inspect https://x.test/pr/1", principal: me });
     const seen: number[] = [];
     await new Promise((resolve) => setTimeout(resolve, 5));
     const stop = await runtime.follow(handle.sessionId, me, 1, (events) => seen.push(...events.map((event) => event.index)));
@@ -204,7 +255,7 @@ describe("SessionRuntime", () => {
       ["turn.failed", expect.objectContaining({ status: "interrupted" })],
       ["session.waiting", {}],
     ]);
-    const again = second.runtime.followUp(done.sessionId, { message: "still there?", principal: me });
+    const again = await second.runtime.followUp(done.sessionId, { message: "still there?", principal: me });
     expect(await again.done).toMatchObject({ status: "completed" });
   });
 
@@ -222,8 +273,8 @@ describe("SessionRuntime", () => {
   it("queues turns past maxRunningTurns with turn.queued", async () => {
     const agent = testAgent([inspect], { config: { concurrency: { maxRunningTurns: 1 } } });
     const { runtime } = start(tmp(), agent, 400);
-    const a = runtime.startSession({ message: "hello", principal: me });
-    const b = runtime.startSession({ message: "hello", principal: me });
+    const a = await runtime.startSession({ message: "hello", principal: me });
+    const b = await runtime.startSession({ message: "hello", principal: me });
     await Promise.all([a.done, b.done]);
     // Whichever turn took the slot first, the other one waited for it.
     const queued = (await Promise.all([a, b].map((handle) => runtime.events(handle.sessionId, me)))).flatMap((events) =>
@@ -251,7 +302,7 @@ describe("approvals", () => {
 
   it("parks the call until approved, then runs it and finishes the turn", async () => {
     const { runtime } = start(tmp(), testAgent([approve]));
-    const handle = runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
+    const handle = await runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
     const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
     const { approvalId } = parked.data as { approvalId: string };
     expect((await runtime.listApprovals(me)).map((row) => row.id)).toEqual([approvalId]);
@@ -270,7 +321,7 @@ describe("approvals", () => {
 
   it("returns a denial to the model naming who denied and why", async () => {
     const { runtime } = start(tmp(), testAgent([approve]));
-    const handle = runtime.startSession({ message: "submit_review https://x.test/pr/2", principal: me });
+    const handle = await runtime.startSession({ message: "submit_review https://x.test/pr/2", principal: me });
     const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
     await runtime.resolveApproval(
       handle.sessionId,
@@ -287,7 +338,7 @@ describe("approvals", () => {
   it("keeps a parked approval across a restart and continues the turn once approved", async () => {
     const root = tmp();
     const first = start(root, testAgent([approve]));
-    const handle = first.runtime.startSession({ message: "submit_review https://x.test/pr/3", principal: me });
+    const handle = await first.runtime.startSession({ message: "submit_review https://x.test/pr/3", principal: me });
     const parked = await untilEvent(first.runtime, handle.sessionId, "action.approval_requested");
     const { approvalId } = parked.data as { approvalId: string };
     first.store.close(); // the process dies: nothing more is written

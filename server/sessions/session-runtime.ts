@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { ModelMessage } from "ai";
 import type { HostServices } from "../authoring/types.ts";
 import { executeTool, type ToolOutcome } from "../harness/execute-tool.ts";
 import { pathSyntaxProblem, planWorkspaceFiles } from "../harness/workspace.ts";
@@ -12,7 +13,7 @@ import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
 import type { ModelCall, TurnTrace } from "../protocol/model-calls.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
-import { type AsyncStore, asyncStore } from "../store/async-store.ts";
+import { type AsyncStore, type AsyncTransaction, asyncStore } from "../store/async-store.ts";
 import type { Store } from "../store/index.ts";
 import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
 import { ApprovalDesk } from "./approval-desk.ts";
@@ -121,12 +122,9 @@ export interface FollowUpAnswer {
  */
 export class SessionRuntime {
   agent: ResolvedAgent;
-  private readonly store: AsyncStore;
-  /**
-   * The same store, synchronous: message acceptance (a message is stored in
-   * its caller's transaction: a delivery id, a reminder's next tick) moves
-   * to the async store with those callers.
-   */
+  /** The agent's store behind the async contract: callers that accept a message in their own transaction (a delivery id, a reminder's tick) open it here. */
+  readonly store: AsyncStore;
+  /** The same store, synchronous: what a synchronous callback must read (the directory a session chose). */
   private readonly syncStore: Store;
   /** `memoryHook`: every completed turn, shared by all sessions (`memory/journal.jsonl` in each workspace). */
   private readonly journal: MemoryJournal;
@@ -148,8 +146,8 @@ export class SessionRuntime {
     this.syncStore = options.store;
     this.store = asyncStore(options.store);
     this.now = options.now ?? (() => new Date());
-    this.host = options.host ?? createHostServices({ agentName: options.agent.name, store: options.store, logger: options.logger });
-    this.log = new SessionEventLog(options.store, this.store, options.logger, this.now);
+    this.host = options.host ?? createHostServices({ agentName: options.agent.name, store: this.store, logger: options.logger });
+    this.log = new SessionEventLog(this.store, options.logger, this.now);
     this.log.observe((sessionId, events) => {
       if (this.agent.hooks.size > 0) {
         this.runHooks(sessionId, events).catch((error: unknown) => options.logger.error(`Hooks of session ${sessionId}: ${messageOf(error)}`));
@@ -167,7 +165,7 @@ export class SessionRuntime {
       (error) => options.logger.error(`Could not record the denial of a stopped turn's approval: ${messageOf(error)}`),
     );
     this.services = {
-      store: options.store,
+      store: this.store,
       host: this.host,
       now: this.now,
       resolveModels: options.resolveModels,
@@ -177,7 +175,6 @@ export class SessionRuntime {
     };
     const executor = new TurnExecutor({
       store: this.store,
-      syncStore: options.store,
       log: this.log,
       lives: this.lives,
       workspaces: this.workspaces,
@@ -191,7 +188,6 @@ export class SessionRuntime {
     });
     this.chain = new TurnChain({
       store: this.store,
-      syncStore: options.store,
       lives: this.lives,
       log: this.log,
       executor,
@@ -200,7 +196,7 @@ export class SessionRuntime {
       now: this.now,
       agent: () => this.agent,
     });
-    this.answers = new IdempotentAnswers(options.store, this.now);
+    this.answers = new IdempotentAnswers(this.store, this.now);
   }
 
   /** Swaps in a reloaded agent; running turns keep the version they started with. */
@@ -212,8 +208,14 @@ export class SessionRuntime {
     return this.host;
   }
 
-  /** Stores the session and its first message, and queues the turn; durable when this returns. */
-  startSession(input: StartSessionInput): TurnHandle {
+  /**
+   * Stores the session and its first message, and queues the turn; durable
+   * when this resolves. Called inside a caller's transaction (a delivery
+   * id, a reminder's next tick), it is a savepoint of it: a failure (a
+   * continuation token another process took first) leaves that transaction
+   * usable, and its rollback withdraws the session and the turn.
+   */
+  async startSession(input: StartSessionInput): Promise<TurnHandle> {
     if (input.workspaceDir !== undefined && (typeof input.workspaceDir !== "string" || !input.workspaceDir.trim())) {
       throw new BdkError(
         "invalid_request",
@@ -237,8 +239,8 @@ export class SessionRuntime {
     const mode = input.mode ?? "chat";
     const channel = input.channel ?? "http";
     // The row, session.started and the message's turn in one transaction: all of it is stored, or none.
-    const turn = this.syncStore.transaction(() => {
-      const created = this.syncStore.sessions.create({
+    const turn = await this.store.transaction(async (tx) => {
+      const created = await tx.sessions.create({
         id,
         agent: this.agent.name,
         title: input.title ?? titleFrom(input.message),
@@ -255,11 +257,9 @@ export class SessionRuntime {
         createdAt: at,
         updatedAt: at,
       });
-      const live = this.lives.open(id);
-      live.session = created;
-      live.history = [];
-      this.log.appendToNewSession(id, [{ type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } }]);
-      return this.chain.admit(id, input.message, input.workspaceFiles);
+      this.openNewSession(tx, created, []);
+      await this.log.appendToNewSession(tx, id, [{ type: "session.started", data: { mode, channel, title: input.title, principal: input.principal } }]);
+      return this.chain.admit(tx, id, input.message, input.workspaceFiles);
     });
     return { sessionId: id, continuationToken: token, turnId: turn.turnId, done: turn.done };
   }
@@ -291,8 +291,8 @@ export class SessionRuntime {
     const id = newSessionId();
     const token = newContinuationToken();
     const at = this.now().toISOString();
-    const turn = this.syncStore.transaction(() => {
-      const created = this.syncStore.sessions.create({
+    const turn = await this.store.transaction(async (tx) => {
+      const created = await tx.sessions.create({
         id,
         agent: this.agent.name,
         title: input.title ?? `Fork of ${source.title ?? sourceId}`,
@@ -309,13 +309,11 @@ export class SessionRuntime {
         createdAt: at,
         updatedAt: at,
       });
-      this.log.appendToNewSession(id, cut.inherited);
-      for (const { turnId, scope, ...record } of records) this.syncStore.modelCalls.append(id, turnId, scope, record);
-      const live = this.lives.open(id);
-      live.session = created;
+      await this.log.appendToNewSession(tx, id, cut.inherited);
+      for (const { turnId, scope, ...record } of records) await tx.modelCalls.append(id, turnId, scope, record);
       // History is rebuilt from the inherited events when the turn starts.
-      live.history = undefined;
-      return cut.pickUp ? this.chain.pickUp(id, forkTurnId, message, cut.pickUp) : this.chain.admit(id, message, undefined);
+      this.openNewSession(tx, created, undefined);
+      return cut.pickUp ? this.chain.pickUp(tx, id, forkTurnId, message, cut.pickUp) : this.chain.admit(tx, id, message, undefined);
     });
     return { sessionId: id, continuationToken: token, turnId: turn.turnId, done: turn.done };
   }
@@ -334,10 +332,11 @@ export class SessionRuntime {
 
   /**
    * Stores the message and admits it (`preempt` by default, or `coalesce`
-   * into the turn waiting for the running one); durable when this returns.
+   * into the turn waiting for the running one); durable when this resolves.
+   * In a caller's transaction, a savepoint of it (as for `startSession`).
    */
-  followUp(sessionId: string, input: FollowUpInput): TurnHandle {
-    const session = this.allowed(this.syncStore.sessions.get(sessionId), sessionId, input.principal);
+  async followUp(sessionId: string, input: FollowUpInput): Promise<TurnHandle> {
+    const session = await this.requireSession(sessionId, input.principal);
     if (session.mode === "task") {
       throw new BdkError("task_session", `Session ${sessionId} is a task session; it does not accept follow-ups.`);
     }
@@ -348,19 +347,19 @@ export class SessionRuntime {
       );
     }
     if (input.workspaceFiles) this.workspaces.check(sessionId, input.workspaceFiles);
-    return this.syncStore.transaction(() => {
+    return this.store.transaction(async (tx) => {
       let token = session.continuationToken ?? newContinuationToken();
       // Only tokens the HTTP channel issued rotate: a channel's own token (`pr:acme/checkout#42`)
       // must keep reaching this session when the playground or the API sends a follow-up.
       if (input.rotateToken && session.channel === "http") {
         const rotated = newContinuationToken();
         // Atomic swap: of two follow-ups racing with the same token, one wins and the other is stale.
-        if (!this.syncStore.sessions.rotateToken(sessionId, token, rotated)) {
+        if (!(await tx.sessions.rotateToken(sessionId, token, rotated))) {
           throw new BdkError("stale_token", "The continuation token is stale: another message used it first.");
         }
         token = rotated;
       }
-      const turn = this.chain.admit(sessionId, input.message, input.workspaceFiles, input.admission);
+      const turn = await this.chain.admit(tx, sessionId, input.message, input.workspaceFiles, input.admission);
       return { sessionId, continuationToken: token, turnId: turn.turnId, done: turn.done };
     });
   }
@@ -370,13 +369,13 @@ export class SessionRuntime {
    * stored with the message, and a retry with the same key (even with the
    * token that answer replaced) gets it again instead of a 409.
    */
-  acceptFollowUp(sessionId: string, input: FollowUpInput, idempotencyKey?: string): Answered<FollowUpAnswer> {
-    const accept = (): FollowUpAnswer => {
-      const { continuationToken, turnId } = this.followUp(sessionId, input);
+  async acceptFollowUp(sessionId: string, input: FollowUpInput, idempotencyKey?: string): Promise<Answered<FollowUpAnswer>> {
+    const accept = async (): Promise<FollowUpAnswer> => {
+      const { continuationToken, turnId } = await this.followUp(sessionId, input);
       return { sessionId, continuationToken, turnId };
     };
-    if (idempotencyKey === undefined) return { answer: accept(), replayed: false };
-    this.allowed(this.syncStore.sessions.get(sessionId), sessionId, input.principal);
+    if (idempotencyKey === undefined) return { answer: await accept(), replayed: false };
+    await this.requireSession(sessionId, input.principal);
     const request = { message: input.message, admission: input.admission ?? null, workspaceFiles: input.workspaceFiles ?? null };
     return this.answers.once(sessionId, idempotencyKey, request, accept);
   }
@@ -506,7 +505,7 @@ export class SessionRuntime {
     const session = sessionId
       ? await this.requireSession(sessionId, principal)
       : { id: "", principal, channel: "http", dryRun: false, fork: null };
-    return modelOffer({
+    return await modelOffer({
       services: this.services,
       agent,
       session,
@@ -661,6 +660,14 @@ export class SessionRuntime {
       },
       this.options.logger,
     );
+  }
+
+  /** A session created in `tx` is known in memory at once; forgotten again if `tx` rolls back. */
+  private openNewSession(tx: AsyncTransaction, created: SessionRow, history: ModelMessage[] | undefined): void {
+    const live = this.lives.open(created.id);
+    live.session = created;
+    live.history = history;
+    tx.onRollback(() => this.lives.forget(created.id));
   }
 
   private async startIndex(sessionId: string, principal: Principal, fromIndex: number): Promise<number> {

@@ -12,14 +12,13 @@ import type { ResolvedAgent } from "../load/types.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent } from "../protocol/events.ts";
 import { newTurnId } from "../protocol/ids.ts";
-import type { AsyncStore } from "../store/async-store.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
 import type { SessionEventLog } from "./event-log.ts";
-import type { ChainedTurn, LiveSession, LiveSessions, QueuedTurn } from "./live-sessions.ts";
+import type { Admitted, ChainedTurn, LiveSession, LiveSessions, QueuedTurn } from "./live-sessions.ts";
 import { parkedTurnFromEvents } from "./parked-turn.ts";
 import type { TurnExecutor, TurnStart } from "./turn-executor.ts";
-import { PREEMPTED, SHUTDOWN, STOPPED } from "./turn-runner.ts";
+import { PREEMPTED, SHUTDOWN, STOPPED, type TurnEnd } from "./turn-runner.ts";
 
 export type Admission = "preempt" | "coalesce";
 
@@ -28,8 +27,6 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface TurnChainOptions {
   store: AsyncStore;
-  /** The same store, synchronous: a message is accepted in its caller's transaction (until acceptance moves to the async store). */
-  syncStore: Store;
   lives: LiveSessions;
   log: SessionEventLog;
   executor: TurnExecutor;
@@ -38,6 +35,18 @@ export interface TurnChainOptions {
   now: () => Date;
   /** The agent as loaded now: a turn runs the version it was accepted with. */
   agent: () => ResolvedAgent;
+}
+
+/** How a turn ends whose every message was rolled back: it never ran, and nobody was told it exists. */
+const WITHDRAWN: TurnEnd = { status: "cancelled", code: "withdrawn", message: "The transaction that admitted this turn's message rolled back." };
+
+/** The messages of a queued turn as one: the text the turn answers and every file they brought. */
+function joinAdmitted(admitted: readonly Admitted[]): Admitted {
+  const files = admitted.filter((part) => part.workspaceFiles);
+  return {
+    message: admitted.map((part) => part.message).join("\n\n"),
+    ...(files.length > 0 ? { workspaceFiles: Object.assign({}, ...files.map((part) => part.workspaceFiles)) as Record<string, string> } : {}),
+  };
 }
 
 export class TurnChain {
@@ -54,21 +63,49 @@ export class TurnChain {
   constructor(private readonly options: TurnChainOptions) {}
 
   /**
-   * Accepts a message for a session: when this returns, the message is
+   * Accepts a message for a session in `tx`: once it commits, the message is
    * stored (in the row of the turn that will answer it), so a crash cannot
-   * lose it. Returns that turn.
+   * lose it. Returns that turn, which starts only after `tx` has ended: a
+   * rollback takes the message out of it (and withdraws a turn it created),
+   * and a rolled-back message preempts nothing.
    */
-  admit(sessionId: string, message: string, workspaceFiles: Record<string, string> | undefined, admission?: Admission): ChainedTurn {
+  async admit(
+    tx: AsyncTransaction,
+    sessionId: string,
+    message: string,
+    workspaceFiles: Record<string, string> | undefined,
+    admission?: Admission,
+  ): Promise<ChainedTurn> {
     if (this.closing) throw new BdkError("not_ready", "The server is stopping: send the message again once it is back.");
     this.cancelDormant(sessionId);
     const live = this.options.lives.open(sessionId);
-    if (admission !== "coalesce") live.running?.controller.abort(PREEMPTED);
-    if (live.next) {
-      this.join(live.next, message, workspaceFiles);
-      return live.next;
+    if (admission !== "coalesce") tx.afterCommit(() => live.running?.controller.abort(PREEMPTED));
+    const part: Admitted = { message, ...(workspaceFiles ? { workspaceFiles } : {}) };
+    for (let next = live.next; next; next = live.next) {
+      // Another transaction is still storing a message of that turn (on Postgres, its row may not even be visible yet): decide once it has ended.
+      const others = [...next.accepting].filter(([, by]) => by !== tx).map(([hold]) => hold);
+      if (others.length > 0) {
+        await Promise.all(others);
+        continue;
+      }
+      const joined = next;
+      joined.admitted.push(part);
+      this.holdUntilEnd(joined, tx, () => joined.admitted.splice(joined.admitted.indexOf(part), 1));
+      const all = joinAdmitted(joined.admitted);
+      await tx.turns.update(joined.turnId, { message: all.message, ...(all.workspaceFiles ? { workspaceFiles: all.workspaceFiles } : {}) });
+      return joined;
     }
     const turnId = newTurnId();
-    this.options.syncStore.turns.create({
+    const admitting: Pick<QueuedTurn, "admitted" | "accepting"> = { admitted: [part], accepting: new Map() };
+    // Read when the turn starts: messages that joined meanwhile are part of it, and those rolled back are not.
+    const queued: QueuedTurn = this.chain(sessionId, live, turnId, () => joinAdmitted(queued.admitted), admitting, admitting);
+    live.next = queued;
+    this.holdUntilEnd(queued, tx, () => {
+      // Joined only in `tx` (other transactions wait for it): nothing of it stays.
+      queued.admitted.length = 0;
+      if (live.next === queued) live.next = undefined;
+    });
+    await tx.turns.create({
       id: turnId,
       sessionId,
       status: "queued",
@@ -77,12 +114,6 @@ export class TurnChain {
       botVersion: this.options.agent().version,
       createdAt: this.options.now().toISOString(),
     });
-    // Read when the turn starts: messages that joined meanwhile are part of it.
-    const queued: QueuedTurn = this.chain(sessionId, live, turnId, () => ({ message: queued.message, workspaceFiles: queued.workspaceFiles }), {
-      message,
-      workspaceFiles,
-    });
-    live.next = queued;
     return queued;
   }
 
@@ -90,11 +121,15 @@ export class TurnChain {
    * A new fork's first turn when the fork was cut inside a turn: it picks
    * that turn up (`start`: a step to resume or to call the model at) under
    * `turnId`, the id the inherited events of the cut turn carry. Stored
-   * (a queued turn row with the turn's message) when this returns.
+   * (a queued turn row with the turn's message) in `tx`; it starts once
+   * `tx` has committed, and never if it rolls back.
    */
-  pickUp(sessionId: string, turnId: string, message: string, start: TurnStart): ChainedTurn {
+  async pickUp(tx: AsyncTransaction, sessionId: string, turnId: string, message: string, start: TurnStart): Promise<ChainedTurn> {
     if (this.closing) throw new BdkError("not_ready", "The server is stopping: fork again once it is back.");
-    this.options.syncStore.turns.create({
+    const admitting: Pick<QueuedTurn, "admitted" | "accepting"> = { admitted: [{ message }], accepting: new Map() };
+    const turn = this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => start, {}, admitting);
+    this.holdUntilEnd(admitting, tx, () => (admitting.admitted.length = 0));
+    await tx.turns.create({
       id: turnId,
       sessionId,
       status: "queued",
@@ -103,7 +138,7 @@ export class TurnChain {
       botVersion: this.options.agent().version,
       createdAt: this.options.now().toISOString(),
     });
-    return this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => start, {});
+    return turn;
   }
 
   /** Runs `work` before the session's next turn starts (files a recovered message brought); a failure is logged. */
@@ -196,10 +231,20 @@ export class TurnChain {
     clearTimeout(timer);
   }
 
-  private join(next: QueuedTurn, message: string, workspaceFiles: Record<string, string> | undefined): void {
-    next.message = `${next.message}\n\n${message}`;
-    if (workspaceFiles) next.workspaceFiles = { ...next.workspaceFiles, ...workspaceFiles };
-    this.options.syncStore.turns.update(next.turnId, { message: next.message, ...(workspaceFiles ? { workspaceFiles: next.workspaceFiles } : {}) });
+  /** Keeps `turn` from starting until `tx` has ended; `undo` runs first if it rolls back. */
+  private holdUntilEnd(turn: Pick<QueuedTurn, "accepting">, tx: AsyncTransaction, undo: () => void): void {
+    let ended!: () => void;
+    const hold = new Promise<void>((resolve) => (ended = resolve));
+    turn.accepting.set(hold, tx);
+    const release = () => {
+      turn.accepting.delete(hold);
+      ended();
+    };
+    tx.afterCommit(release);
+    tx.onRollback(() => {
+      undo();
+      release();
+    });
   }
 
   /**
@@ -227,12 +272,23 @@ export class TurnChain {
   }
 
   /** Chains a turn after the session's previous one, however that ended (a failure was logged where it happened). */
-  private chain<T extends object>(sessionId: string, live: LiveSession, turnId: string, start: () => TurnStart, fields: T): ChainedTurn & T {
+  private chain<T extends object>(
+    sessionId: string,
+    live: LiveSession,
+    turnId: string,
+    start: () => TurnStart,
+    fields: T,
+    admitting?: Pick<QueuedTurn, "admitted" | "accepting">,
+  ): ChainedTurn & T {
     return this.detached(() => {
       const agent = this.options.agent();
       // `done` is set below, before anyone can see the turn.
       const turn = { ...fields, turnId, controller: new AbortController() } as ChainedTurn & T;
-      const run = () => {
+      const run = async (): Promise<TurnEnd> => {
+        // Checked again after each wait, with nothing awaited between the last check and the start: a message admitted meanwhile is waited for too.
+        while (admitting && admitting.accepting.size > 0) await Promise.all(admitting.accepting.keys());
+        // Every transaction that admitted a message into it rolled back: there is nothing to answer.
+        if (admitting && admitting.admitted.length === 0) return WITHDRAWN;
         if (live.next?.turnId === turnId) live.next = undefined;
         live.running = turn;
         return this.options.executor.run(sessionId, turnId, start(), agent, turn.controller);

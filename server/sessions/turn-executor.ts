@@ -17,7 +17,6 @@ import { messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDataByType, type EventDraft } from "../protocol/events.ts";
 import type { ModelStepRecord } from "../protocol/model-calls.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
-import type { Store } from "../store/index.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { ApprovalDesk } from "./approval-desk.ts";
 import { turnLedger } from "./call-ledger.ts";
@@ -46,8 +45,6 @@ export interface TurnStart {
 
 export interface TurnExecutorOptions {
   store: AsyncStore;
-  /** The same store, synchronous: for the memory note of a completed turn (memory moves to the async store later). */
-  syncStore: Store;
   log: SessionEventLog;
   lives: LiveSessions;
   workspaces: SessionWorkspaces;
@@ -139,7 +136,7 @@ export class TurnExecutor {
       log.writeSoon(sessionId, (tx) => tx.modelCalls.append(sessionId, turnId, scope, record));
     try {
       const mcpTools = await connectionTools(this.options.mcp, agent, controller.signal);
-      const offer = modelOffer({ services, agent, session, workspaceDir: scope.workspaceDir, connectionTools: mcpTools, emit, gate, recordStep });
+      const offer = await modelOffer({ services, agent, session, workspaceDir: scope.workspaceDir, connectionTools: mcpTools, emit, gate, recordStep });
       const end = await executeTurn({
         turnId,
         message: start.message,
@@ -175,7 +172,7 @@ export class TurnExecutor {
    */
   async finish(session: SessionRow, turnId: string, end: TurnEnd, reportFailure = false): Promise<TurnEnd> {
     await this.options.log.transaction(session.id, (tx, append) => this.record(tx, append, session, turnId, end, reportFailure));
-    if (end.status === "completed") this.remember(session, turnId, end.text);
+    if (end.status === "completed") await this.remember(session, turnId, end.text);
     return end;
   }
 
@@ -204,9 +201,9 @@ export class TurnExecutor {
   }
 
   /** `memoryHook`: a note of the exchange; a failure to store it never fails the turn. */
-  private remember(session: SessionRow, turnId: string, reply: string): void {
+  private async remember(session: SessionRow, turnId: string, reply: string): Promise<void> {
     try {
-      rememberTurn(this.options.syncStore, this.options.journal, this.options.agent(), session, turnId, reply);
+      await rememberTurn(this.options.store, this.options.journal, this.options.agent(), session, turnId, reply);
     } catch (error) {
       this.options.logger.warn(`Memory: could not store a note for turn ${turnId}: ${messageOf(error)}`);
     }

@@ -26,7 +26,7 @@ function start(agent: ResolvedAgent): { runtime: SessionRuntime; store: Store } 
 }
 
 async function turn(runtime: SessionRuntime, message: string) {
-  const handle = runtime.startSession({ message, principal: me });
+  const handle = await runtime.startSession({ message, principal: me });
   const end = await handle.done;
   return { end, events: await runtime.events(handle.sessionId, me), sessionId: handle.sessionId };
 }
@@ -174,7 +174,7 @@ describe("dry runs", () => {
       dryRunResult: () => ({ dryRun: true, wouldSubmit: true }),
     });
     const { runtime } = start(testAgent([write]));
-    const handle = runtime.startSession({ message: "submit_it now", principal: me, dryRun: true, purpose: "eval" });
+    const handle = await runtime.startSession({ message: "submit_it now", principal: me, dryRun: true, purpose: "eval" });
     await handle.done;
     const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result");
     expect(result?.data).toMatchObject({ output: { dryRun: true, wouldSubmit: true } });

@@ -11,12 +11,12 @@ import { createReminderTools } from "../reminders/reminder-tools.ts";
 import type { AgentConfig, LoadedTool, ResolvedAgent, ResolvedSubagent } from "../load/types.ts";
 import type { EventDraft } from "../protocol/events.ts";
 import type { ModelStepRecord } from "../protocol/model-calls.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { SessionRow } from "../store/types.ts";
 
 /** What a turn needs from its runtime, beyond the agent. */
 export interface TurnServices {
-  store: Store;
+  store: AsyncStore;
   host: HostServices;
   now: () => Date;
   resolveModels(config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[];

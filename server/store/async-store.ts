@@ -22,10 +22,16 @@ export type RepositoryName = Exclude<keyof Store, "stateRoot" | "close" | keyof 
 /** Every repository, asynchronous. */
 export type AsyncRepositories = { readonly [K in RepositoryName]: AsyncRepository<Store[K]> };
 
-/** What a transaction's work gets: the repositories running in it, and effects for after its commit. */
+/** What a transaction's work gets: the repositories running in it, and effects for after its commit or its rollback. */
 export interface AsyncTransaction extends AsyncRepositories {
   /** Runs `effect` once the transaction commits; dropped on rollback. */
   afterCommit(effect: () => void): void;
+  /**
+   * Runs `effect` if the transaction rolls back (or the savepoint of a nested
+   * `transaction` it was registered in): what the work did outside the
+   * store (a turn it queued in memory) is undone. Dropped on commit.
+   */
+  onRollback(effect: () => void): void;
 }
 
 export interface AsyncStore extends AsyncRepositories {
@@ -34,6 +40,10 @@ export interface AsyncStore extends AsyncRepositories {
    * (a Postgres transaction is a connection's, so only `tx` sees it). A
    * rejection rolls back. Only `tx` may be used inside: a call on the store
    * itself would wait for the transaction (SQLite) or run outside it (Postgres).
+   * Called inside `work` (its async context), it is a savepoint of the open
+   * transaction on both dialects: a rejection rolls back the savepoint only,
+   * so the outer work may go on (a conversation insert that lost a race is
+   * retried as a follow-up). Nested calls run one at a time.
    */
   transaction<T>(work: (tx: AsyncTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -62,8 +72,13 @@ type Missing = Exclude<RepositoryName, (typeof REPOSITORY_NAMES)[number]>;
 const everyRepository: [Missing] extends [never] ? true : Missing = true;
 void everyRepository;
 
-/** A synchronous repository's methods wrapped to return promises (or async generators). */
-function promised<T extends object>(repository: T): AsyncRepository<T> {
+/**
+ * A synchronous repository's methods wrapped to return promises (or async
+ * generators), each call (each step of a generator) run through `whenFree`:
+ * outside an open async transaction it waits for that transaction's end
+ * instead of joining it on the one connection.
+ */
+function promised<T extends object>(repository: T, whenFree: Store["whenFree"]): AsyncRepository<T> {
   const wrapped: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(repository)) {
     if (typeof member !== "function") {
@@ -73,9 +88,18 @@ function promised<T extends object>(repository: T): AsyncRepository<T> {
     const method = member as (...args: unknown[]) => unknown;
     wrapped[name] = isGeneratorFunction(method)
       ? async function* (...args: unknown[]) {
-          yield* method.apply(repository, args) as Generator<unknown>;
+          const steps = method.apply(repository, args) as Generator<unknown>;
+          try {
+            for (;;) {
+              const step = await whenFree(() => steps.next());
+              if (step.done) return step.value;
+              yield step.value;
+            }
+          } finally {
+            steps.return(undefined);
+          }
         }
-      : async (...args: unknown[]) => method.apply(repository, args);
+      : (...args: unknown[]) => whenFree(() => method.apply(repository, args));
   }
   return wrapped as AsyncRepository<T>;
 }
@@ -86,11 +110,12 @@ function isGeneratorFunction(fn: object): boolean {
 
 /** The SQLite store behind the async contract. */
 export function asyncStore(store: Store): AsyncStore {
-  const repositories = Object.fromEntries(REPOSITORY_NAMES.map((name) => [name, promised(store[name])])) as unknown as AsyncRepositories;
+  const repositories = Object.fromEntries(REPOSITORY_NAMES.map((name) => [name, promised(store[name], store.whenFree)])) as unknown as AsyncRepositories;
+  // Inside transactionAsync (its async context), afterCommit and onRollback go to its innermost level.
+  const tx: AsyncTransaction = { ...repositories, afterCommit: store.afterCommit, onRollback: store.onRollback };
   return {
     ...repositories,
-    // Inside transactionAsync, afterCommit defers to its commit.
-    transaction: (work) => store.transactionAsync(() => work({ ...repositories, afterCommit: store.afterCommit })),
+    transaction: (work) => store.transactionAsync(() => work(tx)),
     close: async () => store.close(),
   };
 }

@@ -7,6 +7,8 @@ import type { JsonValue, KvEntry } from "./types.ts";
 export interface KvRepository {
   get(agent: string, key: string): JsonValue | undefined;
   put(agent: string, key: string, value: JsonValue): void;
+  /** Stores `value` unless `key` exists: true when this call stored it (of two racing claims, on any node, one wins). */
+  claim(agent: string, key: string, value: JsonValue): boolean;
   delete(agent: string, key: string): boolean;
   /** Ordered by key. */
   list(agent: string, prefix?: string): KvEntry[];
@@ -29,6 +31,15 @@ export function createKvRepository(ctx: StoreContext): KvRepository {
         .values({ agent, key, value: json, updatedAt })
         .onConflictDoUpdate({ target: [kv.agent, kv.key], set: { value: json, updatedAt } })
         .run();
+    },
+
+    claim(agent, key, value) {
+      const inserted = db
+        .insert(kv)
+        .values({ agent, key, value: sql`${JSON.stringify(value)}`, updatedAt: ctx.now() })
+        .onConflictDoNothing()
+        .run();
+      return inserted.changes === 1;
     },
 
     delete(agent, key) {

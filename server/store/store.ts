@@ -84,7 +84,9 @@ export function openStore(stateRoot: string, options: StoreOptions = {}): Store 
     modelCalls: createModelCallsRepository(ctx),
     transaction: tx.transaction,
     transactionAsync: tx.transactionAsync,
+    whenFree: tx.whenFree,
     afterCommit: tx.afterCommit,
+    onRollback: tx.onRollback,
     close() {
       leases.close();
       closeTraces();

@@ -39,7 +39,7 @@ export async function handleGitHubRequest(request: PackRequest, options: GitHubC
   // webhooks (a repository's and its organization's) may deliver the same event to two channels.
   const bodies = `github-body:${request.channelId}`;
   const bodyDigest = createHash("sha256").update(rawBody).digest("hex");
-  if (ledger.seen("github", deliveryId) || ledger.seen(bodies, bodyDigest)) return Response.json({ ok: true, duplicate: true });
+  if ((await ledger.seen("github", deliveryId)) || (await ledger.seen(bodies, bodyDigest))) return Response.json({ ok: true, duplicate: true });
   if (sentByBot(event, options.botName)) return Response.json({ ok: true, ignored: true });
 
   const ctx: GitHubHookContext = { ...event, eventName, deliveryId, payload: event, host: request.host };
@@ -47,13 +47,13 @@ export async function handleGitHubRequest(request: PackRequest, options: GitHubC
   if (!decision) return Response.json({ ok: true, ignored: true });
   const conversation = conversationOf(eventName, event);
   const described = decision.message ?? describeEvent(eventName, event, conversation);
-  // Claimed in the transaction that stores the message (no await in between): two copies never both start
-  // a turn, and a delivery whose message could not be stored is taken again when GitHub redelivers it.
+  // Claimed in the transaction that stores the message: two copies never both start a turn,
+  // and a delivery whose message could not be stored is taken again when GitHub redelivers it.
   const keys = [
     { source: "github", id: deliveryId },
     { source: bodies, id: bodyDigest },
   ];
-  const claimed = ledger.claim(keys, () =>
+  const claimed = await ledger.claim(keys, () =>
     request.send({
       message: decision.context ? `${described}\n\n${decision.context}` : described,
       continuationToken: conversation.continuationToken,

@@ -24,6 +24,15 @@ export function createPgKvRepository(ctx: PgContext): AsyncRepository<KvReposito
         .onConflictDoUpdate({ target: [kv.agent, kv.key], set: { value: json, updatedAt } });
     },
 
+    async claim(agent, key, value) {
+      // A racing claim of another transaction makes this insert wait for its outcome: committed, this one stores nothing.
+      const inserted = await db
+        .insert(kv)
+        .values({ agent, key, value: sql`${JSON.stringify(value)}::jsonb`, updatedAt: ctx.now() })
+        .onConflictDoNothing();
+      return inserted.rowCount === 1;
+    },
+
     async delete(agent, key) {
       return (await db.delete(kv).where(byKey(agent, key))).rowCount === 1;
     },

@@ -5,9 +5,11 @@
  * conditional write in the database (approvals, reminder and schedule tick claims, leases)
  * or the fenced event log (event-log.ts) over the session owner rows.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
-import type { AsyncRepositories, AsyncStore } from "../async-store.ts";
+import type { AsyncRepositories, AsyncStore, AsyncTransaction } from "../async-store.ts";
 import { ModelCallChains } from "../model-calls.ts";
+import { TransactionLevels } from "../transaction-levels.ts";
 import type { LogLevel } from "../types.ts";
 import { createPgApprovalsRepository } from "./approvals.ts";
 import { createPgArtifactsRepository } from "./artifacts.ts";
@@ -76,6 +78,37 @@ function repositories(ctx: PgContext, shared: Shared): AsyncRepositories {
   };
 }
 
+interface OpenTransaction {
+  client: pg.PoolClient;
+  tx: AsyncTransaction;
+  levels: TransactionLevels;
+  savepoints: number;
+  /** Its work has settled: the connection is about to commit (or roll back) and go back to the pool. */
+  ended: boolean;
+}
+
+/**
+ * `work` in a savepoint of the open transaction: a statement that fails in
+ * it (a unique violation) rolls back the savepoint, not the transaction,
+ * which Postgres would otherwise refuse to go on with.
+ */
+async function inSavepoint<T>(open: OpenTransaction, work: (tx: AsyncTransaction) => Promise<T>): Promise<T> {
+  const name = `bdk_nested_${++open.savepoints}`;
+  open.levels.enter();
+  await open.client.query(`SAVEPOINT ${name}`);
+  let result: T;
+  try {
+    result = await work(open.tx);
+    await open.client.query(`RELEASE SAVEPOINT ${name}`);
+  } catch (error) {
+    await open.client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
+    open.levels.rollBack();
+    throw error;
+  }
+  open.levels.commit();
+  return result;
+}
+
 export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
   const clock = options.clock ?? (() => new Date());
   const pool = new pg.Pool({
@@ -95,17 +128,32 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   const onPool: PgContext = { db: pgDb(pool), now: shared.now, afterCommit: (effect) => effect() };
   const base = repositories(onPool, shared);
   let closing: Promise<void> | undefined;
+  /** The transaction the caller's async context runs in, if any: a nested `transaction` is a savepoint of it. */
+  const ambient = new AsyncLocalStorage<OpenTransaction>();
   return {
     ...base,
     pool,
     async transaction(work) {
-      const effects: Array<() => void> = [];
-      const result = await inTransaction(pool, (client) => {
-        const afterCommit = (effect: () => void) => void effects.push(effect);
-        const inTx: PgContext = { db: pgDb(client), now: shared.now, afterCommit };
-        return work({ ...repositories(inTx, shared), afterCommit });
-      });
-      for (const effect of effects) effect();
+      const outer = ambient.getStore();
+      // A promise made inside a transaction's work may call this after that transaction ended: it opens its own.
+      if (outer && !outer.ended) return inSavepoint(outer, work);
+      const levels = new TransactionLevels();
+      levels.enter();
+      let result: Awaited<ReturnType<typeof work>>;
+      try {
+        result = await inTransaction(pool, (client) => {
+          const afterCommit = (effect: () => void) => void levels.afterCommit(effect);
+          const inTx: PgContext = { db: pgDb(client), now: shared.now, afterCommit };
+          const tx: AsyncTransaction = { ...repositories(inTx, shared), afterCommit, onRollback: (effect) => levels.onRollback(effect) };
+          const open: OpenTransaction = { client, tx, levels, savepoints: 0, ended: false };
+          // Ended as soon as the work has settled, before the commit hands the connection back.
+          return ambient.run(open, () => work(tx)).finally(() => (open.ended = true));
+        });
+      } catch (error) {
+        levels.rollBack();
+        throw error;
+      }
+      levels.commit();
       return result;
     },
     // Once, like the SQLite store's: a second close waits for the first.
