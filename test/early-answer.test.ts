@@ -1,6 +1,6 @@
 /**
- * The front answers `/health` and `/v1/info` before the web app (Next.js)
- * has booted; other requests wait for it and then succeed, and a web app
+ * The front answers `/health`, `/v1/info` and the session streams before
+ * (and without) the web app (Next.js); other requests wait for it and then succeed, and a web app
  * that fails to boot is an error envelope naming that, never a hang.
  * The boot is held back by a gate around the real Next.js boot.
  */
@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { serverPolicies } from "../server/auth/policies.ts";
+import { requireAuth, serverPolicies } from "../server/auth/policies.ts";
 import { openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
 import { HttpHost } from "../server/http/http-host.ts";
 import { copyProject, removeTempProjects } from "../server/load/testing/temp-project.ts";
@@ -25,7 +25,7 @@ afterEach(async () => {
   removeTempProjects();
 });
 
-async function start(bootWebApp: Parameters<typeof startWebServer>[0]["bootWebApp"]): Promise<{ web: WebServer; lines: string[] }> {
+async function start(bootWebApp: Parameters<typeof startWebServer>[0]["bootWebApp"]): Promise<{ web: WebServer; lines: string[]; opened: OpenedAgent }> {
   const dir = copyProject(path.join(KIT_DIR, "bot-examples", "pr-approver"));
   opened = await openAgent(dir, { stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-early-")), env: { BDK_MODEL: "scripted" } });
   const httpHost = new HttpHost({
@@ -37,7 +37,7 @@ async function start(bootWebApp: Parameters<typeof startWebServer>[0]["bootWebAp
   });
   const lines: string[] = [];
   web = await startWebServer({ host: "127.0.0.1", port: 0, httpHost, log: (line) => lines.push(line), bootWebApp });
-  return { web, lines };
+  return { web, lines, opened };
 }
 
 it("answers /health and /v1/info while Next.js boots, with the same info body after; the playground waits and gets 200", async () => {
@@ -108,3 +108,56 @@ it("never boots the web app of a server closed before its warm-up", async () => 
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect(boots).toBe(0);
 });
+
+type Line = { type: string; index: number };
+
+/** Reads a stream's NDJSON lines until `until` returns true (or the stream ends), then closes it. */
+async function readLines(response: Response, until: (line: Line) => boolean = () => false): Promise<Line[]> {
+  const lines: Line[] = [];
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return lines;
+    buffered += value;
+    const complete = buffered.split("\n");
+    buffered = complete.pop()!;
+    for (const text of complete.filter(Boolean)) {
+      lines.push(JSON.parse(text) as Line);
+      if (until(lines.at(-1)!)) {
+        await reader.cancel();
+        return lines;
+      }
+    }
+  }
+}
+
+it("streams a session from the front with no web app: replay, then live events, each index once", async () => {
+  const { web, opened } = await start(async () => {
+    throw new Error("no web app in this test");
+  });
+  await expect(web.ready).rejects.toThrow("no web app");
+  const { principal } = requireAuth(serverPolicies({ bearerTokens: [] }), { peer: "127.0.0.1", forwarded: false, authorization: null });
+  const first = opened.runtime.startSession({ message: "hello", principal });
+  await first.done;
+  const stored = await readLines(await fetch(`${web.url}/v1/session/${first.sessionId}/stream?startIndex=0&follow=false`));
+  expect(stored.at(-1)?.type).toBe("session.waiting");
+  expect(stored.map((line) => line.index)).toEqual(stored.map((_, index) => index));
+
+  const following = await fetch(`${web.url}/v1/session/${first.sessionId}/stream?startIndex=1`);
+  expect(following.status).toBe(200);
+  expect(following.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+  const read = readLines(following, (line) => line.index > stored.length && line.type === "session.waiting");
+  opened.runtime.followUp(first.sessionId, { message: "again", principal, continuationToken: first.continuationToken });
+  const lines = await read;
+  expect(lines.slice(0, stored.length - 1)).toEqual(stored.slice(1));
+  expect(lines.map((line) => line.index)).toEqual(lines.map((_, index) => index + 1));
+  expect(lines.some((line) => line.index >= stored.length && line.type === "turn.completed")).toBe(true);
+
+  const unknown = await fetch(`${web.url}/v1/session/ses_nope/stream`);
+  expect(unknown.status).toBe(404);
+  expect(await unknown.json()).toMatchObject({ ok: false, error: "not_found" });
+  const posted = await fetch(`${web.url}/v1/session/${first.sessionId}/stream`, { method: "POST" });
+  expect(posted.status).toBe(405);
+  expect(await posted.json()).toMatchObject({ ok: false, error: "method_not_allowed" });
+}, 60_000);
