@@ -132,14 +132,15 @@ async function readLines(response: Response, until: (line: Line) => boolean = ()
   }
 }
 
-it("streams a session from the front with no web app: replay, then live events, each index once", async () => {
+it("creates and streams a session from the front with no web app: replay, then live events, each index once", async () => {
   const { web, opened } = await start(async () => {
     throw new Error("no web app in this test");
   });
   await expect(web.ready).rejects.toThrow("no web app");
-  const { principal } = requireAuth(serverPolicies({ bearerTokens: [] }), { peer: "127.0.0.1", forwarded: false, authorization: null });
-  const first = opened.runtime.startSession({ message: "hello", principal });
-  await first.done;
+  const created = await fetch(`${web.url}/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "hello" }) });
+  expect(created.status).toBe(202);
+  const first = (await created.json()) as { sessionId: string; continuationToken: string };
+  await readLines(await fetch(`${web.url}/v1/session/${first.sessionId}/stream`), (line) => line.type === "session.waiting");
   const stored = await readLines(await fetch(`${web.url}/v1/session/${first.sessionId}/stream?startIndex=0&follow=false`));
   expect(stored.at(-1)?.type).toBe("session.waiting");
   expect(stored.map((line) => line.index)).toEqual(stored.map((_, index) => index));
@@ -148,6 +149,8 @@ it("streams a session from the front with no web app: replay, then live events, 
   expect(following.status).toBe(200);
   expect(following.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
   const read = readLines(following, (line) => line.index > stored.length && line.type === "session.waiting");
+  // Follow-ups are a Next.js route: sent through the engine here.
+  const { principal } = requireAuth(serverPolicies({ bearerTokens: [] }), { peer: "127.0.0.1", forwarded: false, authorization: null });
   opened.runtime.followUp(first.sessionId, { message: "again", principal, continuationToken: first.continuationToken });
   const lines = await read;
   expect(lines.slice(0, stored.length - 1)).toEqual(stored.slice(1));
@@ -160,4 +163,7 @@ it("streams a session from the front with no web app: replay, then live events, 
   const posted = await fetch(`${web.url}/v1/session/${first.sessionId}/stream`, { method: "POST" });
   expect(posted.status).toBe(405);
   expect(await posted.json()).toMatchObject({ ok: false, error: "method_not_allowed" });
+  const invalid = await fetch(`${web.url}/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+  expect(invalid.status).toBe(400);
+  expect(await invalid.json()).toMatchObject({ ok: false, error: "invalid_request" });
 }, 60_000);

@@ -1,24 +1,38 @@
 /**
  * The routes the HTTP front answers itself, without Next.js: `/health`,
- * `GET /v1/info` and `GET /v1/session/:id/stream`. They answer as soon as the
- * agents are loaded, while Next.js is still booting (web/start-web-server.ts),
- * so a supervisor or a client polling for readiness gets its 200 without
- * waiting for the web app. The stream is the hot path (every turn has a
- * follower, a replay is thousands of lines): answered here it costs neither
- * Next.js's per-request work nor its piping of a web stream into the socket.
- * Their bodies come from the same engine routes (`HttpHost.handleAgentRoute`)
- * the Next.js route files call.
+ * `GET /v1/info`, and the two routes every conversation calls,
+ * `POST /v1/session` and `GET /v1/session/:id/stream`. They answer as soon
+ * as the agents are loaded, while Next.js is still booting
+ * (web/start-web-server.ts), so a supervisor or a client polling for
+ * readiness gets its 200 without waiting for the web app. The conversation
+ * routes are the hot path (a turn is a create and a follower, a replay is
+ * thousands of lines): answered here they cost neither Next.js's per-request
+ * work nor its piping of a web stream into the socket. Their bodies come
+ * from the same engine routes (`HttpHost.handleAgentRoute`) the Next.js
+ * route files call.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpHost } from "../server/http/http-host.ts";
+import type { AgentRouteName } from "../server/http/routes.ts";
 import { PUBLIC_URL_HEADER } from "../server/http/public-url.ts";
 import { BdkError } from "../server/protocol/errors.ts";
 import { sendError } from "./front-errors.ts";
 
 /** `/<slug>/v1/info` after request-mapping.ts (single mode has added the slug, a trailing slash is gone). */
 const INFO_PATH = /^\/([^/]+)\/v1\/info$/;
-/** `/<slug>/v1/session/<id>/stream`, mapped the same way. */
-const STREAM_PATH = /^\/([^/]+)\/v1\/session\/([^/]+)\/stream$/;
+
+/** The conversation routes, on mapped paths like info's: the engine route, its method, and its path parameters. */
+const CONVERSATION_ROUTES: { route: AgentRouteName; method: "GET" | "POST"; path: RegExp; label: string; params: (match: RegExpExecArray) => Record<string, string> }[] = [
+  { route: "createSession", method: "POST", path: /^\/([^/]+)\/v1\/session$/, label: "/v1/session", params: (match) => ({ slug: match[1] }) },
+  {
+    route: "stream",
+    method: "GET",
+    path: /^\/([^/]+)\/v1\/session\/([^/]+)\/stream$/,
+    label: "/v1/session/:id/stream",
+    // Percent-decoded as Next.js hands it to a route (the front has refused a malformed escape already).
+    params: (match) => ({ slug: match[1], id: decodeURIComponent(match[2]) }),
+  },
+];
 
 function isHealth(url: string): boolean {
   return url === "/health" || url.startsWith("/health?");
@@ -37,23 +51,26 @@ export function answerHealth(req: IncomingMessage, res: ServerResponse): boolean
 export function answerInfo(req: IncomingMessage, res: ServerResponse, httpHost: HttpHost): boolean {
   const slug = INFO_PATH.exec(pathOf(req))?.[1];
   if (slug === undefined) return false;
-  if (!takesGet(req, res, "/v1/info")) return true;
+  if (!takes("GET", req, res, "/v1/info")) return true;
   // The engine route answers its own errors as envelopes; a failure here is the socket's.
   respond(req, res, httpHost.handleAgentRoute("info", engineRequest(req), { slug })).catch(() => res.destroy());
   return true;
 }
 
-/** `GET /v1/session/:id/stream`: the NDJSON replay and live follow, written to the socket as the engine produces it. */
-export function answerStream(req: IncomingMessage, res: ServerResponse, httpHost: HttpHost): boolean {
-  const match = STREAM_PATH.exec(pathOf(req));
-  if (!match) return false;
-  if (!takesGet(req, res, "/v1/session/:id/stream")) return true;
-  // The request's signal ends the follow when the client goes away (as Next.js's does for a route file).
-  const gone = new AbortController();
-  res.once("close", () => gone.abort());
-  const params = { slug: match[1], id: decodedSegment(match[2]) };
-  streamTo(req, res, httpHost.handleAgentRoute("stream", engineRequest(req, gone.signal), params)).catch(() => res.destroy());
-  return true;
+/** The conversation routes: the answer is written to the socket as the engine produces it (a stream's lines as they come). */
+export function answerConversation(req: IncomingMessage, res: ServerResponse, httpHost: HttpHost): boolean {
+  const pathname = pathOf(req);
+  for (const { route, method, path, label, params } of CONVERSATION_ROUTES) {
+    const match = path.exec(pathname);
+    if (!match) continue;
+    if (!takes(method, req, res, label)) return true;
+    // The request's signal ends a follow when the client goes away (as Next.js's does for a route file).
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    streamTo(req, res, httpHost.handleAgentRoute(route, engineRequest(req, gone.signal), params(match))).catch(() => res.destroy());
+    return true;
+  }
+  return false;
 }
 
 function pathOf(req: IncomingMessage): string {
@@ -62,22 +79,14 @@ function pathOf(req: IncomingMessage): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-function takesGet(req: IncomingMessage, res: ServerResponse, route: string): boolean {
-  if (req.method === "GET" || req.method === "HEAD") return true;
-  sendError(res, new BdkError("method_not_allowed", `${req.method} ${route}: this route takes GET.`));
+/** A GET route takes HEAD too. */
+function takes(method: "GET" | "POST", req: IncomingMessage, res: ServerResponse, route: string): boolean {
+  if (req.method === method || (method === "GET" && req.method === "HEAD")) return true;
+  sendError(res, new BdkError("method_not_allowed", `${req.method} ${route}: this route takes ${method}.`));
   return false;
 }
 
-/** A path segment as Next.js hands it to a route (percent-decoded); one that does not decode stays as sent (and matches no session). */
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** The engine's view of a bodiless request: the URL the client used and its headers (the front's own included). */
+/** The engine's view of a request: the URL the client used, its headers (the front's own included) and its body, read as the engine reads it. */
 function engineRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -86,7 +95,10 @@ function engineRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const recorded = headers.get(PUBLIC_URL_HEADER);
   const url = recorded && URL.canParse(recorded) ? new URL(recorded) : new URL(req.url ?? "/", "http://127.0.0.1");
   // As Next.js hands it to route handlers: the mapped path on the client's origin.
-  return new Request(new URL(req.url ?? "/", url.origin), { method: req.method, headers, signal });
+  const body = req.method === "GET" || req.method === "HEAD" ? undefined : requestBody(req);
+  // `duplex` is required by Node's fetch for a streamed body; TypeScript's RequestInit does not list it yet.
+  const init = { method: req.method, headers, signal, body, duplex: "half" } as RequestInit;
+  return new Request(new URL(req.url ?? "/", url.origin), init);
 }
 
 async function respond(req: IncomingMessage, res: ServerResponse, answer: Promise<Response>): Promise<void> {
@@ -95,6 +107,40 @@ async function respond(req: IncomingMessage, res: ServerResponse, answer: Promis
   const headers: Record<string, string> = Object.fromEntries(response.headers);
   headers["content-length"] = String(body.length);
   res.writeHead(response.status, headers).end(req.method === "HEAD" ? undefined : body);
+}
+
+/**
+ * The request's body as a web stream, read only as far as the engine reads
+ * it: a body the engine refuses unread (too large) or stops reading is
+ * discarded by Node, so the client still gets the answer rather than
+ * stalling on a full socket.
+ */
+function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    pull: (controller) =>
+      new Promise<void>((resolve, reject) => {
+        const take = () => {
+          req.off("readable", take).off("end", take).off("error", fail);
+          const chunk = req.read() as Buffer | null;
+          if (chunk !== null) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          else if (req.readableEnded) controller.close();
+          else {
+            req.once("readable", take).once("end", take).once("error", fail);
+            return;
+          }
+          resolve();
+        };
+        const fail = (error: Error) => {
+          req.off("readable", take).off("end", take).off("error", fail);
+          reject(error);
+        };
+        take();
+      }),
+    cancel: () => {
+      req.resume();
+    },
+    // No read ahead: a body nobody reads is never touched, and Node discards it once the answer is sent.
+  }, { highWaterMark: 0 });
 }
 
 /**
