@@ -7,10 +7,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { requireAuth, serverPolicies } from "../server/auth/policies.ts";
 import { openAgent, type OpenedAgent } from "../server/host/open-agent.ts";
-import { HttpHost } from "../server/http/http-host.ts";
+import { HttpHost, type HttpHostOptions } from "../server/http/http-host.ts";
+import type { AgentRouteName } from "../server/http/routes.ts";
 import { copyProject, removeTempProjects } from "../server/load/testing/temp-project.ts";
 import { bootNextApp, startWebServer, type WebServer } from "../web/start-web-server.ts";
 import { KIT_DIR } from "./support/bdk-server.ts";
@@ -25,10 +26,13 @@ afterEach(async () => {
   removeTempProjects();
 });
 
-async function start(bootWebApp: Parameters<typeof startWebServer>[0]["bootWebApp"]): Promise<{ web: WebServer; lines: string[]; opened: OpenedAgent }> {
+async function start(
+  bootWebApp: Parameters<typeof startWebServer>[0]["bootWebApp"],
+  Host: new (options: HttpHostOptions) => HttpHost = HttpHost,
+): Promise<{ web: WebServer; lines: string[]; opened: OpenedAgent }> {
   const dir = copyProject(path.join(KIT_DIR, "bot-examples", "pr-approver"));
   opened = await openAgent(dir, { stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-early-")), env: { BDK_MODEL: "scripted" } });
-  const httpHost = new HttpHost({
+  const httpHost = new Host({
     agents: [{ slug: "pr-approver", opened }],
     mode: "single",
     dev: false,
@@ -166,4 +170,60 @@ it("creates and streams a session from the front with no web app: replay, then l
   const invalid = await fetch(`${web.url}/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
   expect(invalid.status).toBe(400);
   expect(await invalid.json()).toMatchObject({ ok: false, error: "invalid_request" });
+}, 60_000);
+
+it("stops a follow whose client goes away, before its answer is ready or while it streams", async () => {
+  let entered!: () => void;
+  let release!: () => void;
+  let reached = new Promise<void>((resolve) => (entered = resolve));
+  let gate = Promise.resolve();
+  const cancelled: string[] = [];
+  /** Holds the stream's answer at `gate`, and records each cancel of its body. */
+  class WatchedHost extends HttpHost {
+    override async handleAgentRoute(name: AgentRouteName, request: Request, params: Record<string, string>): Promise<Response> {
+      if (name !== "stream") return super.handleAgentRoute(name, request, params);
+      entered();
+      await gate;
+      const answer = await super.handleAgentRoute(name, request, params);
+      const body = answer.body!;
+      const reader = body.getReader();
+      const label = new URL(request.url).searchParams.get("label") ?? "";
+      const watched = new ReadableStream<Uint8Array>({
+        pull: async (controller) => {
+          const { value, done } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel: async (reason) => {
+          cancelled.push(label);
+          await reader.cancel(reason);
+        },
+      });
+      return new Response(watched, { status: answer.status, headers: answer.headers });
+    }
+  }
+  const { web } = await start(async () => {
+    throw new Error("no web app in this test");
+  }, WatchedHost);
+  const created = (await (
+    await fetch(`${web.url}/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "hello" }) })
+  ).json()) as { sessionId: string };
+
+  const streaming = new AbortController();
+  const response = await fetch(`${web.url}/v1/session/${created.sessionId}/stream?label=streaming`, { signal: streaming.signal });
+  await response.body!.getReader().read();
+  streaming.abort();
+  await vi.waitFor(() => expect(cancelled).toContain("streaming"));
+
+  reached = new Promise<void>((resolve) => (entered = resolve));
+  gate = new Promise<void>((resolve) => (release = resolve));
+  const early = new AbortController();
+  const never = fetch(`${web.url}/v1/session/${created.sessionId}/stream?label=early`, { signal: early.signal }).catch(() => undefined);
+  await reached;
+  early.abort();
+  await never;
+  // Let the socket's close reach the server before the answer is.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  release();
+  await vi.waitFor(() => expect(cancelled).toContain("early"));
 }, 60_000);

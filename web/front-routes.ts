@@ -64,10 +64,7 @@ export function answerConversation(req: IncomingMessage, res: ServerResponse, ht
     const match = path.exec(pathname);
     if (!match) continue;
     if (!takes(method, req, res, label)) return true;
-    // The request's signal ends a follow when the client goes away (as Next.js's does for a route file).
-    const gone = new AbortController();
-    res.once("close", () => gone.abort());
-    streamTo(req, res, httpHost.handleAgentRoute(route, engineRequest(req, gone.signal), params(match))).catch(() => res.destroy());
+    streamTo(req, res, httpHost.handleAgentRoute(route, engineRequest(req), params(match))).catch(() => res.destroy());
     return true;
   }
   return false;
@@ -87,7 +84,7 @@ function takes(method: "GET" | "POST", req: IncomingMessage, res: ServerResponse
 }
 
 /** The engine's view of a request: the URL the client used, its headers (the front's own included) and its body, read as the engine reads it. */
-function engineRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+function engineRequest(req: IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
@@ -97,7 +94,7 @@ function engineRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   // As Next.js hands it to route handlers: the mapped path on the client's origin.
   const body = req.method === "GET" || req.method === "HEAD" ? undefined : requestBody(req);
   // `duplex` is required by Node's fetch for a streamed body; TypeScript's RequestInit does not list it yet.
-  const init = { method: req.method, headers, signal, body, duplex: "half" } as RequestInit;
+  const init = { method: req.method, headers, body, duplex: "half" } as RequestInit;
   return new Request(new URL(req.url ?? "/", url.origin), init);
 }
 
@@ -145,20 +142,28 @@ function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
 
 /**
  * Writes each chunk of the answer's body as it comes, waiting for the socket
- * to drain when it is full; a client that goes away cancels the body (which
- * stops the engine's follow).
+ * to drain when it is full. A client that goes away, before the answer is
+ * ready or while it streams, cancels the body: that is what stops a follow.
+ * (The engine's request carries no abort signal for it: giving a `Request`
+ * one costs more than the rest of its set-up.)
  */
 async function streamTo(req: IncomingMessage, res: ServerResponse, answer: Promise<Response>): Promise<void> {
+  let gone = false;
+  let cancel: (() => void) | undefined;
+  res.once("close", () => {
+    gone = true;
+    cancel?.();
+  });
   const response = await answer;
-  res.writeHead(response.status, Object.fromEntries(response.headers));
   const body = response.body;
-  if (!body || req.method === "HEAD") {
+  if (gone || !body || req.method === "HEAD") {
     await body?.cancel();
-    res.end();
+    if (!gone) res.writeHead(response.status, Object.fromEntries(response.headers)).end();
     return;
   }
+  res.writeHead(response.status, Object.fromEntries(response.headers));
   const reader = body.getReader();
-  res.once("close", () => void reader.cancel().catch(() => undefined));
+  cancel = () => void reader.cancel().catch(() => undefined);
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
