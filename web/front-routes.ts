@@ -21,8 +21,18 @@ import { sendError } from "./front-errors.ts";
 /** `/<slug>/v1/info` after request-mapping.ts (single mode has added the slug, a trailing slash is gone). */
 const INFO_PATH = /^\/([^/]+)\/v1\/info$/;
 
-/** The conversation routes, on mapped paths like info's: the engine route, its method, and its path parameters. */
-const CONVERSATION_ROUTES: { route: AgentRouteName; method: "GET" | "POST"; path: RegExp; label: string; params: (match: RegExpExecArray) => Record<string, string> }[] = [
+interface FrontRoute {
+  route: AgentRouteName;
+  method: "GET" | "POST";
+  /** On the mapped path, like info's. */
+  path: RegExp;
+  /** How an error message names the route. */
+  label: string;
+  params: (match: RegExpExecArray) => Record<string, string>;
+}
+
+/** The conversation routes. */
+const CONVERSATION_ROUTES: FrontRoute[] = [
   { route: "createSession", method: "POST", path: /^\/([^/]+)\/v1\/session$/, label: "/v1/session", params: (match) => ({ slug: match[1] }) },
   {
     route: "stream",
@@ -91,10 +101,10 @@ function engineRequest(req: IncomingMessage): Request {
   }
   const recorded = headers.get(PUBLIC_URL_HEADER);
   const url = recorded && URL.canParse(recorded) ? new URL(recorded) : new URL(req.url ?? "/", "http://127.0.0.1");
-  // As Next.js hands it to route handlers: the mapped path on the client's origin.
   const body = req.method === "GET" || req.method === "HEAD" ? undefined : requestBody(req);
   // `duplex` is required by Node's fetch for a streamed body; TypeScript's RequestInit does not list it yet.
   const init = { method: req.method, headers, body, duplex: "half" } as RequestInit;
+  // As Next.js hands it to route handlers: the mapped path on the client's origin.
   return new Request(new URL(req.url ?? "/", url.origin), init);
 }
 
