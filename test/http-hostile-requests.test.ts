@@ -3,7 +3,8 @@
  * `bdk serve`: each gets a 4xx with the JSON envelope, never a plain-text 500.
  */
 import { Agent, request } from "node:http";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { connect } from "node:net";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
 import { type RunningServer, startServer } from "./support/bdk-server.ts";
 
@@ -93,6 +94,21 @@ it("answers a streamed body over the limit with 413, and the next request on tha
   } finally {
     agent.destroy();
   }
+});
+
+it("logs a body cut short by the client as its request error, not as a failure of the route", async () => {
+  const before = server.output().length;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await new Promise<void>((resolve) => {
+      const socket = connect(server.port, "127.0.0.1", () => {
+        socket.write('POST /v1/session HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"message":');
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on("close", () => resolve());
+    });
+  }
+  await vi.waitFor(() => expect(server.output().slice(before)).toContain("The request body ended early: the client closed the connection."));
+  expect(server.output().slice(before)).not.toContain("Unhandled error");
 });
 
 it("refuses a limit that is not a whole number with 400 naming the value", async () => {

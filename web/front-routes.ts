@@ -127,19 +127,21 @@ function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
     pull: (controller) =>
       new Promise<void>((resolve, reject) => {
         const take = () => {
-          req.off("readable", take).off("end", take).off("error", fail);
+          req.off("readable", take).off("end", take).off("error", cut);
           const chunk = req.read() as Buffer | null;
           if (chunk !== null) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           else if (req.readableEnded) controller.close();
+          else if (req.destroyed) return cut();
           else {
-            req.once("readable", take).once("end", take).once("error", fail);
+            req.once("readable", take).once("end", take).once("error", cut);
             return;
           }
           resolve();
         };
-        const fail = (error: Error) => {
-          req.off("readable", take).off("end", take).off("error", fail);
-          reject(error);
+        // The client went away mid-body: a request error of its own, not a failure of the route.
+        const cut = () => {
+          req.off("readable", take).off("end", take).off("error", cut);
+          reject(new BdkError("invalid_request", "The request body ended early: the client closed the connection."));
         };
         take();
       }),
