@@ -2,8 +2,9 @@
  * Request lines and values a client library would never send, against a real
  * `bdk serve`: each gets a 4xx with the JSON envelope, never a plain-text 500.
  */
-import { request } from "node:http";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { Agent, request } from "node:http";
+import { connect } from "node:net";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
 import { type RunningServer, startServer } from "./support/bdk-server.ts";
 
@@ -65,6 +66,49 @@ it("answers a method a route does not take, and an unknown /v1 route, with the e
   const unknown = await send("GET", "/v1/no/such/route");
   expect(unknown.status).toBe(404);
   expect(JSON.parse(unknown.body)).toMatchObject({ ok: false, error: "not_found" });
+});
+
+it("answers a streamed body over the limit with 413, and the next request on that connection too", async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const create = (chunks: string[]) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        { host: "127.0.0.1", port: server.port, method: "POST", path: "/v1/session", agent, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on("error", reject);
+      for (const chunk of chunks) req.write(chunk);
+      req.end();
+    });
+  try {
+    const huge = await create(['{"message":"', "x".repeat(700_000), "x".repeat(700_000), '"}']);
+    expect(huge.status).toBe(413);
+    expect(JSON.parse(huge.body)).toMatchObject({ ok: false, error: "payload_too_large" });
+    const next = await create(['{"message":"hello"}']);
+    expect(next.status).toBe(202);
+  } finally {
+    agent.destroy();
+  }
+});
+
+it("logs a body cut short by the client as its request error, not as a failure of the route", async () => {
+  const before = server.output().length;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await new Promise<void>((resolve) => {
+      const socket = connect(server.port, "127.0.0.1", () => {
+        socket.write('POST /v1/session HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"message":');
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on("close", () => resolve());
+    });
+  }
+  await vi.waitFor(() => expect(server.output().slice(before)).toContain("The request body ended early: the client closed the connection."));
+  expect(server.output().slice(before)).not.toContain("Unhandled error");
 });
 
 it("refuses a limit that is not a whole number with 400 naming the value", async () => {

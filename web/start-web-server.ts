@@ -8,7 +8,7 @@ import { BdkError } from "../server/protocol/errors.ts";
 import { ensureBuilt, KIT_DIR } from "./build.ts";
 import { CompressedStatic } from "./compressed-static.ts";
 import { answerClientError, envelopeNextErrors, requestLineProblem, sendError } from "./front-errors.ts";
-import { answerHealth, answerInfo } from "./front-routes.ts";
+import { answerHealth, answerInfo, answerConversation } from "./front-routes.ts";
 import { isApiPath, mapRequest } from "./request-mapping.ts";
 import { setHttpHost } from "./route-adapter.ts";
 
@@ -48,9 +48,9 @@ const WARM_UP_MS = 1_000;
 
 /**
  * Listens at once and boots the web app (Next.js) shortly after, or at the
- * first request that needs it: the front answers `/health` and `/v1/info`
- * itself (front-routes.ts) from the first request, every other request waits
- * for the web app. The front records the socket peer for auth (dropping any
+ * first request that needs it: the front answers `/health`, `/v1/info` and
+ * the conversation routes itself (front-routes.ts) from the first request, every
+ * other request waits for the web app. The front records the socket peer for auth (dropping any
  * client-sent copy) and the URL the client used, then maps the path for
  * Next.js (request-mapping.ts).
  */
@@ -110,7 +110,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     if (assets.handle(req, res)) return;
     mapRequest(req, single);
-    if (answerInfo(req, res, options.httpHost)) return;
+    if (answerInfo(req, res, options.httpHost) || answerConversation(req, res, options.httpHost)) return;
     if (failure) {
       sendError(res, failure);
       return;

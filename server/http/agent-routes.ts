@@ -167,7 +167,6 @@ export const sessionRoutes = {
     await opened.runtime.getSession(params.id, principal);
     const body = eventStream({
       subscribe: (deliver, end) => opened.runtime.followNdjson(params.id, principal, from, deliver, end),
-      signal: request.signal,
     });
     return new Response(body, { headers: NDJSON_HEADERS });
   },

@@ -12,10 +12,9 @@ export interface FollowOptions {
   /** Starts delivery of NDJSON text; resolves with the function that stops it. `end` sends a last text and closes the stream. */
   subscribe(deliver: (text: string) => void, end: (lastText: string) => void): Promise<() => void>;
   keepaliveMs?: number;
-  signal?: AbortSignal;
 }
 
-/** An NDJSON response body: replayed and live events, a bare newline as keepalive. */
+/** An NDJSON response body: replayed and live events, a bare newline as keepalive; cancelling it (the client went away) stops the follow. */
 export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> {
   let stop: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -51,14 +50,8 @@ export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> 
         return;
       }
       stop = unsubscribe;
-      // The request went away while the subscription was being set up: its abort event has already fired.
-      if (options.signal?.aborted) {
-        close();
-        return;
-      }
       timer = setInterval(() => controller.enqueue(encoder.encode("\n")), options.keepaliveMs ?? 15_000);
       timer.unref?.();
-      options.signal?.addEventListener("abort", close, { once: true });
     },
     cancel: cleanup,
   });

@@ -1,4 +1,0 @@
-import { agentRoute } from "../../../../web/route-adapter.ts";
-
-export const dynamic = "force-dynamic";
-export const POST = agentRoute("createSession");
