@@ -18,7 +18,7 @@ function project(hostile: string): string {
   return tempProject({ "bot/instructions.md": "You help.", "bot/tools/fine.ts": TOOL, "bot/tools/hostile.ts": hostile });
 }
 
-const validate = (dir: string) => runBdk(["validate", "--dir", dir], FAST_DEADLINE);
+const validate = (dir: string, env: Record<string, string> = FAST_DEADLINE) => runBdk(["validate", "--dir", dir], env);
 const serve = (dir: string) => runBdk(["serve", "--dir", dir, "--port", "0", "--state-root", freshStateRoot()], FAST_DEADLINE);
 
 describe("an import that never settles", () => {
@@ -73,7 +73,9 @@ describe("an import that never yields", () => {
 describe("process.exit from a timer set at import", () => {
   it("validate reports the import's failure on the file, without a stack trace", async () => {
     const dir = project("setTimeout(() => process.exit(3), 10);\nawait new Promise((resolve) => setTimeout(resolve, 300));\nexport default {};\n");
-    const result = await validate(dir);
+    // The default deadline, not the 1 s one: a top-level await is Babel's to transpile, and loading Babel (before the
+    // module runs, on the main thread) took up to a second on a loaded machine, near the 1 s + 2 s watchdog's limit.
+    const result = await validate(dir, { BDK_MODEL: "scripted" });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("error    bot/tools/hostile.ts:1  failed to load: it called process.exit(3) while being imported");
     expect(result.stderr).not.toMatch(/\n\s+at /);
