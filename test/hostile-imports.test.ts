@@ -24,8 +24,8 @@ const serve = (dir: string, env: Record<string, string> = FAST_DEADLINE) =>
 
 describe("an import that never settles", () => {
   const dir = project("await new Promise(() => {});\nexport default {};\n");
-  // 3 s, not 1: the deadline counts Babel's first load (a top-level await is Babel's to transpile), which took up to
-  // 2 s on a loaded machine, and the watchdog ends the process 2 s after the deadline.
+  // 3 s, not 1: the deadline counts Babel's first load (a top-level await is Babel's to transpile), which took about
+  // 2 s once on a loaded machine, and the watchdog ends the process 2 s after the deadline.
   const deadline = { BDK_MODEL: "scripted", BDK_IMPORT_TIMEOUT_MS: "3000" };
   const expected = "bot/tools/hostile.ts  failed to load: its import did not finish within 3 s (a top-level await that never settles?); the project's other modules were not loaded";
 
