@@ -18,21 +18,25 @@ function project(hostile: string): string {
   return tempProject({ "bot/instructions.md": "You help.", "bot/tools/fine.ts": TOOL, "bot/tools/hostile.ts": hostile });
 }
 
-const validate = (dir: string) => runBdk(["validate", "--dir", dir], FAST_DEADLINE);
-const serve = (dir: string) => runBdk(["serve", "--dir", dir, "--port", "0", "--state-root", freshStateRoot()], FAST_DEADLINE);
+const validate = (dir: string, env: Record<string, string> = FAST_DEADLINE) => runBdk(["validate", "--dir", dir], env);
+const serve = (dir: string, env: Record<string, string> = FAST_DEADLINE) =>
+  runBdk(["serve", "--dir", dir, "--port", "0", "--state-root", freshStateRoot()], env);
 
 describe("an import that never settles", () => {
   const dir = project("await new Promise(() => {});\nexport default {};\n");
-  const expected = "bot/tools/hostile.ts  failed to load: its import did not finish within 1 s (a top-level await that never settles?); the project's other modules were not loaded";
+  // 3 s, not 1: the deadline counts Babel's first load (a top-level await is Babel's to transpile), which took about
+  // 2 s once on a loaded machine, and the watchdog ends the process 2 s after the deadline.
+  const deadline = { BDK_MODEL: "scripted", BDK_IMPORT_TIMEOUT_MS: "3000" };
+  const expected = "bot/tools/hostile.ts  failed to load: its import did not finish within 3 s (a top-level await that never settles?); the project's other modules were not loaded";
 
   it("validate reports it on the file and exits 1", async () => {
-    const result = await validate(dir);
+    const result = await validate(dir, deadline);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`error    ${expected}`);
   });
 
   it("serve refuses to start, naming the file", async () => {
-    const result = await serve(dir);
+    const result = await serve(dir, deadline);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(expected);
   });
@@ -73,7 +77,8 @@ describe("an import that never yields", () => {
 describe("process.exit from a timer set at import", () => {
   it("validate reports the import's failure on the file, without a stack trace", async () => {
     const dir = project("setTimeout(() => process.exit(3), 10);\nawait new Promise((resolve) => setTimeout(resolve, 300));\nexport default {};\n");
-    const result = await validate(dir);
+    // The default deadline, not the 1 s one: the 10 ms timer must fire within it, after Babel's first load (see above).
+    const result = await validate(dir, { BDK_MODEL: "scripted" });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("error    bot/tools/hostile.ts:1  failed to load: it called process.exit(3) while being imported");
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -123,14 +123,14 @@ export async function guardedImport<T>(absoluteFile: string, projectRoot: string
   guardProcessExit(projectRoot);
   const exitRefusal = refuseExitDuringImport();
   let timer: NodeJS.Timeout | undefined;
+  // Started before load(), like the watchdog's deadline: load() transpiles the module and runs its synchronous part
+  // before it returns, and a timer started only then (after a slow first load of Babel, say) left the main thread
+  // less than the watchdog's grace to report a module that never settles before the watchdog killed the process.
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ImportTimeoutError(timeoutMs)), timeoutMs);
+  });
   try {
-    return await Promise.race([
-      load(),
-      exitRefusal.refused,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ImportTimeoutError(timeoutMs)), timeoutMs);
-      }),
-    ]);
+    return await Promise.race([load(), exitRefusal.refused, timedOut]);
   } finally {
     clearTimeout(timer);
     exitRefusal.release();

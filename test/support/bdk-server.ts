@@ -29,7 +29,33 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `bdk serve` as a real child process (own process group) and waits for `/health`. */
+/** The port in `bdk serve`'s "Serving at http://host:port" line (also inside a JSON log line). */
+const ANNOUNCED_PORT = /Serving at http:\/\/[^\s"]*:(\d+)/;
+
+/** Polls until the server answers `/health` on `port` (undefined: the port it announces); throws if it exits first. */
+async function healthyPort(child: ChildProcess, output: () => string, port: number | undefined): Promise<number> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`bdk serve exited ${child.exitCode}:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`bdk serve did not become healthy:\n${output()}`);
+    const known = port ?? Number(output().match(ANNOUNCED_PORT)?.[1] ?? Number.NaN);
+    if (!Number.isNaN(known)) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${known}/health`)).ok) return known;
+      } catch {
+        // not listening yet
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Starts `bdk serve` as a real child process (own process group) and waits for `/health`.
+ * Without `port`, the server binds port 0 and the test reads the port it announces: a port
+ * picked here and bound later by the child could be taken meanwhile by another test file's
+ * server (vitest runs files in parallel), whose /health would then answer for this one.
+ */
 export async function startServer(options: {
   dir: string;
   args?: string[];
@@ -40,12 +66,11 @@ export async function startServer(options: {
   node?: string;
   kitDir?: string;
 }): Promise<RunningServer> {
-  const port = options.port ?? (await freePort());
   const stateRoot = options.stateRoot ?? mkdtempSync(path.join(tmpdir(), "bdk-state-"));
   const kitDir = options.kitDir ?? KIT_DIR;
   const child = spawn(
     options.node ?? process.execPath,
-    [path.join(kitDir, "bin", "bdk.mjs"), "serve", "--dir", options.dir, "--port", String(port), "--state-root", stateRoot, ...(options.args ?? [])],
+    [path.join(kitDir, "bin", "bdk.mjs"), "serve", "--dir", options.dir, "--port", String(options.port ?? 0), "--state-root", stateRoot, ...(options.args ?? [])],
     {
       cwd: kitDir,
       env: { ...process.env, BDK_MODEL: "scripted", NO_COLOR: "1", ...options.env },
@@ -56,21 +81,9 @@ export async function startServer(options: {
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`bdk serve exited ${child.exitCode}:\n${output}`);
-    try {
-      const response = await fetch(`${url}/health`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`bdk serve did not become healthy:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const port = await healthyPort(child, () => output, options.port);
   return {
-    url,
+    url: `http://127.0.0.1:${port}`,
     port,
     stateRoot,
     child,

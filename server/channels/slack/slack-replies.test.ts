@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../host/logger.ts";
 import type { AnyBdkEvent, EventType } from "../../protocol/events.ts";
 import type { SessionRow } from "../../store/types.ts";
@@ -23,9 +23,12 @@ function fakeApi(calls: Call[]): SlackApi {
 const session = { id: "ses_1", channelState: { team: "T1", channel: "C1", threadTs: "100.1", user: "U1" } } as unknown as SessionRow;
 let index = 0;
 const event = (type: EventType, data: Record<string, unknown>) => ({ type, index: index++, sessionId: "ses_1", at: "", data }) as unknown as AnyBdkEvent;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("SlackReplies", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("post mode posts the final answer to the thread", async () => {
     const calls: Call[] = [];
     const replies = new SlackReplies({ reply: { mode: "post" }, api: async () => fakeApi(calls), logger: createLogger(undefined) });
@@ -56,13 +59,15 @@ describe("SlackReplies", () => {
   });
 
   it("stream mode posts at the first words, then updates at most once per interval, ending with the full text", async () => {
+    // The clock is the test's: on a busy machine real 15 ms sleeps stretch, and more intervals pass than the words imply.
+    vi.useFakeTimers();
     const calls: Call[] = [];
     const replies = new SlackReplies({ reply: { mode: "stream" }, api: async () => fakeApi(calls), logger: createLogger(undefined), intervalMs: 100 });
     await replies.deliver(event("turn.started", { model: "scripted" }), session);
     const words = Array.from({ length: 30 }, (_, i) => `w${i} `);
     for (const word of words) {
       await replies.deliver(event("message.appended", { delta: word }), session);
-      await sleep(15);
+      await vi.advanceTimersByTimeAsync(15);
     }
     await replies.deliver(event("turn.completed", { result: words.join("").trim(), usage: {}, durationMs: 1 }), session);
     expect(calls[0]).toMatchObject({ method: "post", thread_ts: "100.1" });
