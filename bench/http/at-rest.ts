@@ -113,7 +113,10 @@ for (let run = 0; run < RUNS; run++) {
   await b.server.stop();
 }
 rmSync(full, { recursive: true, force: true });
-console.log(`cold start to first 200 on /v1/info: empty state root ${fmt(median(empty))} ms, 5,000 sessions stored ${fmt(median(restart))} ms (medians of ${RUNS}; load average ${load()})`);
+console.log(
+  `cold start to first 200 on /v1/info (${RUNS} interleaved rounds): empty state root ${empty.map(fmt).join(", ")} ms, median ${fmt(median(empty))} ms; ` +
+    `5,000 sessions stored ${restart.map(fmt).join(", ")} ms, median ${fmt(median(restart))} ms (load average ${load()})`,
+);
 const idleRss = idle.map((s) => s.rss);
 console.log(
   `idle RSS ${fmt(SETTLE_MS / 1000)} s after start: ${idleRss.map(fmt).join(", ")} MB, median ${fmt(median(idleRss))} MB ` +
