@@ -65,14 +65,20 @@ function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
     if (turnId !== cut.cutTurnId) return { sourceTurnId: turnId, forkTurnId: turnId };
     const steps = new Set<number>();
     const scopes = new Set<string>();
+    let step: number | undefined;
     for (const event of cut.kept) {
       if (event.turnId !== turnId) continue;
-      if (event.type === "step.started") steps.add(event.data.step);
+      if (event.type === "step.started") step = event.data.step;
+      // A step's record holds the model's answer: kept only when the fork's log holds that answer too.
+      if (step !== undefined && ANSWERED.has(event.type)) steps.add(step);
       if (event.type === "subagent.completed") scopes.add(event.data.toolCallId);
     }
     return { sourceTurnId: turnId, forkTurnId, keeps: { steps, scopes } };
   });
 }
+
+/** The events that show a step's model call has answered (the record of that call is whole). */
+const ANSWERED = new Set<AnyBdkEvent["type"]>(["actions.requested", "message.completed", "step.completed"]);
 
 interface Kept {
   kept: AnyBdkEvent[];
@@ -96,10 +102,10 @@ function atMessage(sourceId: string, events: readonly AnyBdkEvent[], beforeIndex
 
 /**
  * Right after an event of a turn: the fork's history is the events up to
- * it. Inside a step that asked for tools and has calls left unanswered
- * (after its `actions.requested`, or after some of its results), the fork
- * resumes that step: it runs the calls left (its tool stubs apply). Anywhere
- * else, the model is called next on that history.
+ * it. Inside a step that asked for tools (after its `actions.requested`, or
+ * after some or all of its results), the fork resumes that step: it runs
+ * the calls left (its tool stubs apply) and closes the step. Anywhere else,
+ * the model is called next on that history.
  */
 function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex: number): Kept {
   const at = events.find((event) => event.index === afterIndex);
@@ -115,10 +121,10 @@ function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex
   const turnEvents = kept.filter((event) => event.turnId === turnId);
   const lastStep = turnEvents.findLast((event) => event.type === "step.started");
   const stepOpen = lastStep !== undefined && !turnEvents.some((event) => event.type === "step.completed" && event.index > lastStep.index);
+  // Resumed even when every call has its result: resuming closes the step (`step.completed`) before the model goes on.
   const parked = stepOpen ? parkedTurnFromEvents(kept, turnId) : undefined;
-  const unanswered = parked?.parked.calls.some((call) => !parked.parked.results.has(call.toolCallId));
   let pickUp: TurnStart;
-  if (parked && unanswered) {
+  if (parked) {
     pickUp = { resume: parked.parked, history: parked.history };
   } else {
     const started = turnEvents.some((event) => event.type === "turn.started");

@@ -249,3 +249,27 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
   );
   expect(events.filter((event) => event.type === "turn.completed").map((event) => event.turnId)).toEqual([fork.turnId]);
 });
+
+it("a cut after a step's last tool result: the fork closes that step before the model goes on", async () => {
+  const { test, prompts, toolCalls, sourceId, indexOf } = await toolTurnSource();
+  const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("action.result") } });
+  await fork.done;
+  expect(toolCalls()).toBe(1);
+  expect(prompts).toHaveLength(1);
+  const events = await test.runtime.events(fork.sessionId, me);
+  // Every step the fork's log opens, it also closes: step 0's step.completed comes before step 1 starts.
+  const steps = events.filter((event) => event.type === "step.started" || event.type === "step.completed").map((event) => `${event.type} ${(event.data as { step: number }).step}`);
+  expect(steps).toEqual(["step.started 0", "step.completed 0", "step.started 1", "step.completed 1"]);
+});
+
+it("a cut inside a step before its model answered: the fork does not inherit the source's record of that step", async () => {
+  const { test, sourceId, sourceEvents } = await toolTurnSource();
+  const secondStep = sourceEvents.find((event) => event.type === "step.started" && event.data.step === 1)!.index;
+  const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: secondStep + 1 } });
+  await fork.done;
+  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
+  const events = await test.runtime.events(fork.sessionId, me);
+  // Each record's reply is one the fork's log holds: step 1's answer in the source was cut off, so its record stays there.
+  const stepsAnswered = events.filter((event) => event.type === "step.completed").map((event) => (event.data as { step: number }).step);
+  expect(trace.modelCalls.map((call) => call.step)).toEqual(stepsAnswered);
+});
