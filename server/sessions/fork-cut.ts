@@ -32,7 +32,7 @@ export interface InheritedTurn {
   sourceTurnId: string;
   /** The id its events carry in the fork: the same, or the fork's first turn's for the cut turn. */
   forkTurnId: string;
-  /** The cut turn keeps the records of the steps it inherited (`scope` "" and the step number) and of the subagent calls that ended before the cut. */
+  /** The cut turn keeps the records of the steps whose answer it inherited (`scope` "" and the step number) and of the subagent calls whose result it inherited. */
   keeps?: { steps: Set<number>; scopes: Set<string> };
 }
 
@@ -71,7 +71,8 @@ function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
       if (event.type === "step.started") step = event.data.step;
       // A step's record holds the model's answer: kept only when the fork's log holds that answer too.
       if (step !== undefined && ANSWERED.has(event.type)) steps.add(step);
-      if (event.type === "subagent.completed") scopes.add(event.data.toolCallId);
+      // A subagent's records come along once its task call has its result: before that, the fork runs the call (the subagent) again.
+      if (event.type === "action.result") scopes.add(event.data.toolCallId);
     }
     return { sourceTurnId: turnId, forkTurnId, keeps: { steps, scopes } };
   });

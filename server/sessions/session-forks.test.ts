@@ -273,3 +273,25 @@ it("a cut inside a step before its model answered: the fork does not inherit the
   const stepsAnswered = events.filter((event) => event.type === "step.completed").map((event) => (event.data as { step: number }).step);
   expect(trace.modelCalls.map((call) => call.step)).toEqual(stepsAnswered);
 });
+
+it("a cut after a subagent ended but before its task call's result: the fork runs the subagent again and its Trace shows that run", async () => {
+  const agent = testAgent([], { subagents: [{ id: "researcher", description: "Looks things up", instructions: "You research.", config: {}, file: "x" }] });
+  const test = startTestRuntime({ stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-fork-")), agent });
+  opened.push(test);
+  const source = test.runtime.startSession({ message: 'task {"subagent": "researcher", "prompt": "find the answer"}', principal: me });
+  await source.done;
+  const sourceEvents = await test.runtime.events(source.sessionId, me);
+  const completed = sourceEvents.find((event) => event.type === "subagent.completed")!;
+  const scope = (completed.data as { toolCallId: string }).toolCallId;
+  // The source's subagent records and the fork's run of it differ by when they started.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const fork = await test.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: completed.index } });
+  await fork.done;
+  const events = await test.runtime.events(fork.sessionId, me);
+  const rerun = events.findLast((event) => event.type === "subagent.called")!;
+  expect(rerun.index).toBeGreaterThan(completed.index);
+  const child = (await test.runtime.turnTrace(fork.sessionId, fork.turnId, me)).modelCalls.filter((call) => call.scope === scope);
+  expect(child.length).toBeGreaterThanOrEqual(1);
+  // Each started after the source's subagent had ended: they are the fork's run, not the source's copied.
+  for (const call of child) expect(Date.parse(call.startedAt)).toBeGreaterThan(Date.parse(completed.at));
+});
