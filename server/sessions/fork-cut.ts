@@ -47,10 +47,12 @@ export function cutForFork(
   checkCallStubs(fork.overrides, answeredCalls(cut.kept));
   const inherited = cut.kept.map((event): EventDraft => {
     if (event.type === "session.started") {
+      // The source's own fork facts (a fork of a fork) give way to this fork's: a cut at a message has no `cutAfter`.
+      const { cutAfter: _sourceCut, ...started } = event.data;
       const cutAfter = "afterIndex" in point ? { cutAfter: point.afterIndex } : {};
       return {
         type: event.type,
-        data: { ...event.data, principal: fork.owner, channel: fork.channel, parentId: sourceId, forkedAt: cut.forkedAt, ...cutAfter },
+        data: { ...started, principal: fork.owner, channel: fork.channel, parentId: sourceId, forkedAt: cut.forkedAt, ...cutAfter },
       };
     }
     const turnId = event.turnId === cut.cutTurnId ? fork.turnId : event.turnId;

@@ -295,3 +295,14 @@ it("a cut after a subagent ended but before its task call's result: the fork run
   // Each started after the source's subagent had ended: they are the fork's run, not the source's copied.
   for (const call of child) expect(Date.parse(call.startedAt)).toBeGreaterThan(Date.parse(completed.at));
 });
+
+it("a fork of a fork cut inside a turn, cut at a message: its session.started says where it was cut, not where its source was", async () => {
+  const { test, sourceId, indexOf } = await toolTurnSource();
+  const first = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("action.result") } });
+  await first.done;
+  const second = await test.runtime.fork(first.sessionId, { principal: me, owner: me, at: { beforeIndex: indexOf("message.received") } });
+  await second.done;
+  const [started] = await test.runtime.events(second.sessionId, me);
+  expect(started.data).toMatchObject({ parentId: first.sessionId, forkedAt: indexOf("message.received") });
+  expect(started.data).not.toHaveProperty("cutAfter");
+});
