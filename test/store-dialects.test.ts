@@ -553,10 +553,15 @@ describe.each(dialects)("store on $name", (dialect) => {
       { scope: "", step: 0, durationMs: 12.5, request: { system: "You review PRs.", messages: [first, reply, second], tools, params: { model: "scripted", provider: "bdk", modelId: "scripted" } } },
       { scope: "call_task", step: 0, request: { system: "You are a helper.", messages: [{ role: "user", content: "sub" }] } },
     ];
-    expect(await store.modelCalls.ofTurn(sessionId, "turn_2")).toMatchObject(expected);
+    expect(await store.modelCalls.ofTurns(sessionId, ["turn_2"])).toMatchObject(expected);
     const reopened = await place.open();
-    expect(await reopened.modelCalls.ofTurn(sessionId, "turn_2")).toMatchObject(expected);
-    expect(await reopened.modelCalls.ofTurn(sessionId, "turn_1")).toMatchObject([{ request: { messages: [first] }, response: { text: "answer 0" } }]);
+    expect(await reopened.modelCalls.ofTurns(sessionId, ["turn_2"])).toMatchObject(expected);
+    expect(await reopened.modelCalls.ofTurns(sessionId, ["turn_1"])).toMatchObject([{ request: { messages: [first] }, response: { text: "answer 0" } }]);
+    // Several turns in one read, in the order they ran.
+    expect(await reopened.modelCalls.ofTurns(sessionId, ["turn_2", "turn_1"])).toEqual([
+      ...(await reopened.modelCalls.ofTurns(sessionId, ["turn_1"])),
+      ...(await reopened.modelCalls.ofTurns(sessionId, ["turn_2"])),
+    ]);
   });
 
   describe("transactions", () => {

@@ -1,7 +1,9 @@
 /**
  * What the Trace tab's stored model calls cost: bytes in `model_calls` for
  * one long chat session against what storing every step's whole request
- * would take, and the time to read a late turn's trace back.
+ * would take, the time to read a late turn's trace back, and a fork at the
+ * last message: its inherited turns' records read in one pass (against one
+ * read per turn) and copied, until the fork is stored.
  * Run: npx tsx bench/trace/run.ts [turns=200]
  */
 import { mkdtempSync } from "node:fs";
@@ -42,7 +44,23 @@ const lastStarted = performance.now();
 await opened.runtime.turnTrace(first.sessionId, turnIds.at(-1)!, principal);
 const readLast = performance.now() - lastStarted;
 
+// A fork at the last message inherits every earlier turn's records: one read of their chains, then the copy.
+const events = await opened.runtime.events(first.sessionId, principal);
+const lastMessage = events.findLast((event) => event.type === "message.received")!.index;
+const forkStarted = performance.now();
+const fork = await opened.runtime.fork(first.sessionId, { principal, owner: principal, at: { beforeIndex: lastMessage } });
+const forkStored = performance.now() - forkStarted;
+await fork.done;
+const inherited = turnIds.slice(0, -1);
+const onePassStarted = performance.now();
+const onePass = opened.store.modelCalls.ofTurns(first.sessionId, inherited).length;
+const onePassMs = performance.now() - onePassStarted;
+const perTurnStarted = performance.now();
+for (const turnId of inherited) opened.store.modelCalls.ofTurns(first.sessionId, [turnId]);
+const perTurnMs = performance.now() - perTurnStarted;
+
 console.log(`${count} turns, ${stored.rows} model steps in one session`);
 console.log(`stored: ${(stored.bytes / 1024).toFixed(0)} KiB; every step's whole request and response: ${(whole / 1024).toFixed(0)} KiB (${(whole / stored.bytes).toFixed(1)}x)`);
 console.log(`trace of the last turn read back in ${readLast.toFixed(1)} ms; all ${count} turns in ${readAll.toFixed(0)} ms`);
+console.log(`fork at the last message stored in ${forkStored.toFixed(0)} ms (${onePass} records copied); reading them: ${onePassMs.toFixed(0)} ms in one pass, ${perTurnMs.toFixed(0)} ms one turn at a time`);
 await opened.close();

@@ -32,7 +32,7 @@ export interface InheritedTurn {
   sourceTurnId: string;
   /** The id its events carry in the fork: the same, or the fork's first turn's for the cut turn. */
   forkTurnId: string;
-  /** The cut turn keeps the records of the steps it inherited (`scope` "" and the step number) and of the subagent calls that ended before the cut. */
+  /** The cut turn keeps the records of the steps whose answer it inherited (`scope` "" and the step number) and of the subagent calls whose result it inherited. */
   keeps?: { steps: Set<number>; scopes: Set<string> };
 }
 
@@ -47,10 +47,12 @@ export function cutForFork(
   checkCallStubs(fork.overrides, answeredCalls(cut.kept));
   const inherited = cut.kept.map((event): EventDraft => {
     if (event.type === "session.started") {
+      // The source's own fork facts (a fork of a fork) give way to this fork's: a cut at a message has no `cutAfter`.
+      const { cutAfter: _sourceCut, ...started } = event.data;
       const cutAfter = "afterIndex" in point ? { cutAfter: point.afterIndex } : {};
       return {
         type: event.type,
-        data: { ...event.data, principal: fork.owner, channel: fork.channel, parentId: sourceId, forkedAt: cut.forkedAt, ...cutAfter },
+        data: { ...started, principal: fork.owner, channel: fork.channel, parentId: sourceId, forkedAt: cut.forkedAt, ...cutAfter },
       };
     }
     const turnId = event.turnId === cut.cutTurnId ? fork.turnId : event.turnId;
@@ -65,14 +67,21 @@ function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
     if (turnId !== cut.cutTurnId) return { sourceTurnId: turnId, forkTurnId: turnId };
     const steps = new Set<number>();
     const scopes = new Set<string>();
+    let step: number | undefined;
     for (const event of cut.kept) {
       if (event.turnId !== turnId) continue;
-      if (event.type === "step.started") steps.add(event.data.step);
-      if (event.type === "subagent.completed") scopes.add(event.data.toolCallId);
+      if (event.type === "step.started") step = event.data.step;
+      // A step's record holds the model's answer: kept only when the fork's log holds that answer too.
+      if (step !== undefined && ANSWERED.has(event.type)) steps.add(step);
+      // A subagent's records come along once its task call has its result: before that, the fork runs the call (the subagent) again.
+      if (event.type === "action.result") scopes.add(event.data.toolCallId);
     }
     return { sourceTurnId: turnId, forkTurnId, keeps: { steps, scopes } };
   });
 }
+
+/** The events that show a step's model call has answered (the record of that call is whole). */
+const ANSWERED = new Set<AnyBdkEvent["type"]>(["actions.requested", "message.completed", "step.completed"]);
 
 interface Kept {
   kept: AnyBdkEvent[];
@@ -96,10 +105,10 @@ function atMessage(sourceId: string, events: readonly AnyBdkEvent[], beforeIndex
 
 /**
  * Right after an event of a turn: the fork's history is the events up to
- * it. Inside a step that asked for tools and has calls left unanswered
- * (after its `actions.requested`, or after some of its results), the fork
- * resumes that step: it runs the calls left (its tool stubs apply). Anywhere
- * else, the model is called next on that history.
+ * it. Inside a step that asked for tools (after its `actions.requested`, or
+ * after some or all of its results), the fork resumes that step: it runs
+ * the calls left (its tool stubs apply) and closes the step. Anywhere else,
+ * the model is called next on that history.
  */
 function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex: number): Kept {
   const at = events.find((event) => event.index === afterIndex);
@@ -115,10 +124,10 @@ function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex
   const turnEvents = kept.filter((event) => event.turnId === turnId);
   const lastStep = turnEvents.findLast((event) => event.type === "step.started");
   const stepOpen = lastStep !== undefined && !turnEvents.some((event) => event.type === "step.completed" && event.index > lastStep.index);
+  // Resumed even when every call has its result: resuming closes the step (`step.completed`) before the model goes on.
   const parked = stepOpen ? parkedTurnFromEvents(kept, turnId) : undefined;
-  const unanswered = parked?.parked.calls.some((call) => !parked.parked.results.has(call.toolCallId));
   let pickUp: TurnStart;
-  if (parked && unanswered) {
+  if (parked) {
     pickUp = { resume: parked.parked, history: parked.history };
   } else {
     const started = turnEvents.some((event) => event.type === "turn.started");

@@ -249,3 +249,60 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
   );
   expect(events.filter((event) => event.type === "turn.completed").map((event) => event.turnId)).toEqual([fork.turnId]);
 });
+
+it("a cut after a step's last tool result: the fork closes that step before the model goes on", async () => {
+  const { test, prompts, toolCalls, sourceId, indexOf } = await toolTurnSource();
+  const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("action.result") } });
+  await fork.done;
+  expect(toolCalls()).toBe(1);
+  expect(prompts).toHaveLength(1);
+  const events = await test.runtime.events(fork.sessionId, me);
+  // Every step the fork's log opens, it also closes: step 0's step.completed comes before step 1 starts.
+  const steps = events.filter((event) => event.type === "step.started" || event.type === "step.completed").map((event) => `${event.type} ${(event.data as { step: number }).step}`);
+  expect(steps).toEqual(["step.started 0", "step.completed 0", "step.started 1", "step.completed 1"]);
+});
+
+it("a cut inside a step before its model answered: the fork does not inherit the source's record of that step", async () => {
+  const { test, sourceId, sourceEvents } = await toolTurnSource();
+  const secondStep = sourceEvents.find((event) => event.type === "step.started" && event.data.step === 1)!.index;
+  const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: secondStep + 1 } });
+  await fork.done;
+  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
+  const events = await test.runtime.events(fork.sessionId, me);
+  // Each record's reply is one the fork's log holds: step 1's answer in the source was cut off, so its record stays there.
+  const stepsAnswered = events.filter((event) => event.type === "step.completed").map((event) => (event.data as { step: number }).step);
+  expect(trace.modelCalls.map((call) => call.step)).toEqual(stepsAnswered);
+});
+
+it("a cut after a subagent ended but before its task call's result: the fork runs the subagent again and its Trace shows that run", async () => {
+  const agent = testAgent([], { subagents: [{ id: "researcher", description: "Looks things up", instructions: "You research.", config: {}, file: "x" }] });
+  const test = startTestRuntime({ stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-fork-")), agent });
+  opened.push(test);
+  const source = test.runtime.startSession({ message: 'task {"subagent": "researcher", "prompt": "find the answer"}', principal: me });
+  await source.done;
+  const sourceEvents = await test.runtime.events(source.sessionId, me);
+  const completed = sourceEvents.find((event) => event.type === "subagent.completed")!;
+  const scope = (completed.data as { toolCallId: string }).toolCallId;
+  // The source's subagent records and the fork's run of it differ by when they started.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const fork = await test.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: completed.index } });
+  await fork.done;
+  const events = await test.runtime.events(fork.sessionId, me);
+  const rerun = events.findLast((event) => event.type === "subagent.called")!;
+  expect(rerun.index).toBeGreaterThan(completed.index);
+  const child = (await test.runtime.turnTrace(fork.sessionId, fork.turnId, me)).modelCalls.filter((call) => call.scope === scope);
+  expect(child.length).toBeGreaterThanOrEqual(1);
+  // Each started after the source's subagent had ended: they are the fork's run, not the source's copied.
+  for (const call of child) expect(Date.parse(call.startedAt)).toBeGreaterThan(Date.parse(completed.at));
+});
+
+it("a fork of a fork cut inside a turn, cut at a message: its session.started says where it was cut, not where its source was", async () => {
+  const { test, sourceId, indexOf } = await toolTurnSource();
+  const first = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("action.result") } });
+  await first.done;
+  const second = await test.runtime.fork(first.sessionId, { principal: me, owner: me, at: { beforeIndex: indexOf("message.received") } });
+  await second.done;
+  const [started] = await test.runtime.events(second.sessionId, me);
+  expect(started.data).toMatchObject({ parentId: first.sessionId, forkedAt: indexOf("message.received") });
+  expect(started.data).not.toHaveProperty("cutAfter");
+});

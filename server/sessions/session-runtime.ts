@@ -320,12 +320,12 @@ export class SessionRuntime {
 
   /** The model steps' records of the turns a fork inherits, under the fork's turn ids (a cut turn: the steps it kept). */
   private async inheritedModelCalls(sourceId: string, turns: readonly InheritedTurn[]): Promise<ModelCall[]> {
+    const bySource = new Map(turns.map((turn) => [turn.sourceTurnId, turn]));
     const records: ModelCall[] = [];
-    for (const turn of turns) {
-      for (const call of await this.store.modelCalls.ofTurn(sourceId, turn.sourceTurnId)) {
-        const kept = !turn.keeps || (call.scope === "" ? turn.keeps.steps.has(call.step) : turn.keeps.scopes.has(call.scope));
-        if (kept) records.push({ ...call, turnId: turn.forkTurnId });
-      }
+    for (const call of await this.store.modelCalls.ofTurns(sourceId, [...bySource.keys()])) {
+      const turn = bySource.get(call.turnId)!;
+      const kept = !turn.keeps || (call.scope === "" ? turn.keeps.steps.has(call.step) : turn.keeps.scopes.has(call.scope));
+      if (kept) records.push({ ...call, turnId: turn.forkTurnId });
     }
     return records;
   }
@@ -521,7 +521,7 @@ export class SessionRuntime {
   async turnTrace(sessionId: string, turnId: string, principal: Principal): Promise<TurnTrace> {
     await this.requireSession(sessionId, principal);
     const toolCalls = (await this.store.toolCalls.ofTurn(sessionId, turnId)).map(({ toolCallId, name, effect, input, status, startedAt, endedAt }) => ({ toolCallId, name, effect, input, status, startedAt, endedAt }));
-    return { turnId, modelCalls: await this.store.modelCalls.ofTurn(sessionId, turnId), toolCalls };
+    return { turnId, modelCalls: await this.store.modelCalls.ofTurns(sessionId, [turnId]), toolCalls };
   }
 
   /** A tool call without a model turn; the approval gate does not apply. */

@@ -34,7 +34,7 @@ describe("store.modelCalls", () => {
     store.modelCalls.append(sessionId, "turn_2", "call_task", step(0, [{ role: "user", content: "sub" }], "You are a helper."));
     expect(store.modelCalls.append(sessionId, "turn_2", "", step(0, [first]))).toBe(false);
 
-    const rows = store.modelCalls.ofTurn(sessionId, "turn_2");
+    const rows = store.modelCalls.ofTurns(sessionId, ["turn_2"]);
     expect(rows.map((row) => [row.scope, row.step])).toEqual([["", 0], ["call_task", 0]]);
     expect(rows[0].request).toEqual({ system: "You review PRs.", messages: [first, reply, second], tools, params: expect.objectContaining({ model: "scripted" }) });
     expect(rows[0].response.text).toBe("answer 0");
@@ -50,10 +50,13 @@ describe("store.modelCalls", () => {
     // After a restart: the same content, and the next row is stored whole (the writer no longer knows the previous one).
     store.close();
     const reopened = roots.open(root);
-    expect(reopened.modelCalls.ofTurn(sessionId, "turn_2")).toEqual(rows);
+    expect(reopened.modelCalls.ofTurns(sessionId, ["turn_2"])).toEqual(rows);
     reopened.modelCalls.append(sessionId, "turn_3", "", step(0, [first, reply, second, reply]));
-    expect(reopened.modelCalls.ofTurn(sessionId, "turn_3")[0].request.messages).toEqual([first, reply, second, reply]);
-    expect(reopened.modelCalls.ofTurn(sessionId, "turn_missing")).toEqual([]);
+    expect(reopened.modelCalls.ofTurns(sessionId, ["turn_3"])[0].request.messages).toEqual([first, reply, second, reply]);
+    expect(reopened.modelCalls.ofTurns(sessionId, ["turn_missing"])).toEqual([]);
+    // Several turns in one read: each turn's steps as a read of that turn alone gives them, in the order they ran.
+    const one = (turnId: string) => reopened.modelCalls.ofTurns(sessionId, [turnId]);
+    expect(reopened.modelCalls.ofTurns(sessionId, ["turn_3", "turn_1", "turn_2"])).toEqual([...one("turn_1"), ...one("turn_2"), ...one("turn_3")]);
   });
 
   it("cuts long strings with a marker naming their length and names binary parts", () => {
@@ -61,7 +64,7 @@ describe("store.modelCalls", () => {
     const sessionId = store.sessions.create({ mode: "chat", channel: "http", principal: alice }).id;
     const huge = "x".repeat(MAX_STORED_STRING + 10);
     store.modelCalls.append(sessionId, "turn_1", "", step(0, [{ role: "user", content: [{ type: "file", data: new Uint8Array(3) }, { type: "image", image: Buffer.from("png!") }, { type: "text", text: huge }] }]));
-    const [row] = store.modelCalls.ofTurn(sessionId, "turn_1");
+    const [row] = store.modelCalls.ofTurns(sessionId, ["turn_1"]);
     expect(row.request.messages[0]).toEqual({
       role: "user",
       content: [
@@ -84,6 +87,6 @@ describe("store.modelCalls", () => {
       }),
     ).toThrow("could not be stored");
     store.modelCalls.append(sessionId, "turn_1", "", step(1, [first, reply]));
-    expect(store.modelCalls.ofTurn(sessionId, "turn_1")).toMatchObject([{ step: 1, request: { system: "You review PRs.", messages: [first, reply], tools } }]);
+    expect(store.modelCalls.ofTurns(sessionId, ["turn_1"])).toMatchObject([{ step: 1, request: { system: "You review PRs.", messages: [first, reply], tools } }]);
   });
 });

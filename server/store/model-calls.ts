@@ -10,8 +10,13 @@ export interface ModelCallsRepository {
    * stored already.
    */
   append(sessionId: string, turnId: string, scope: string, record: ModelStepRecord): boolean;
-  /** The turn's steps and its subagents' steps, whole again, in the order they ran. */
-  ofTurn(sessionId: string, turnId: string): ModelCall[];
+  /**
+   * The steps of these turns and of their subagents, whole again, in the
+   * order they ran. Several turns are read in one pass over their chains (a
+   * fork copies every turn it inherits: one read per turn would reread the
+   * session's chain from its start each time).
+   */
+  ofTurns(sessionId: string, turnIds: readonly string[]): ModelCall[];
 }
 
 /** The last row written per chain, so the next one stores only what changed. Bounded: a forgotten chain just stores its next row whole. */
@@ -90,7 +95,8 @@ export class ModelCallChains {
 }
 
 /** The rows of a turn's chains (its own and its subagents', in the order written) folded back into whole requests; only `turnId`'s are returned. */
-export function foldChains(rows: Iterable<StoredRow>, turnId: string): ModelCall[] {
+export function foldChains(rows: Iterable<StoredRow>, turnIds: readonly string[]): ModelCall[] {
+  const wanted = new Set(turnIds);
   const calls: ModelCall[] = [];
   const folded = new Map<string, { system: string; tools: OfferedTool[]; messages: unknown[] }>();
   for (const row of rows) {
@@ -102,9 +108,9 @@ export function foldChains(rows: Iterable<StoredRow>, turnId: string): ModelCall
       messages: [...(previous?.messages.slice(0, request.base) ?? []), ...request.messages],
     };
     folded.set(row.scope, state);
-    if (row.turn_id !== turnId) continue;
+    if (!wanted.has(row.turn_id)) continue;
     calls.push({
-      turnId,
+      turnId: row.turn_id,
       scope: row.scope,
       step: row.step,
       startedAt: row.started_at,
@@ -123,11 +129,12 @@ export function createModelCallsRepository(ctx: StoreContext): ModelCallsReposit
     `INSERT INTO model_calls (session_id, turn_id, scope, step, started_at, duration_ms, system, tools, request, response)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   );
-  // The turn's own chain up to and including the turn, and the chains of its subagents (rowid: the order they were written).
-  const chainRows = sqlite.prepare<[{ session: string; turn: string }], StoredRow>(
-    `SELECT turn_id, scope, step, started_at, duration_ms, system, tools, request, response FROM model_calls
-     WHERE session_id = @session AND (scope = '' OR scope IN (SELECT scope FROM model_calls WHERE session_id = @session AND turn_id = @turn))
-       AND rowid <= (SELECT max(rowid) FROM model_calls WHERE session_id = @session AND turn_id = @turn)
+  // The turns' own chain up to and including the last of them, and the chains of their subagents (rowid: the order they were written; @turns: a JSON array).
+  const chainRows = sqlite.prepare<[{ session: string; turns: string }], StoredRow>(
+    `WITH wanted AS (SELECT rowid, scope FROM model_calls WHERE session_id = @session AND turn_id IN (SELECT value FROM json_each(@turns)))
+     SELECT turn_id, scope, step, started_at, duration_ms, system, tools, request, response FROM model_calls
+     WHERE session_id = @session AND (scope = '' OR scope IN (SELECT scope FROM wanted))
+       AND rowid <= (SELECT max(rowid) FROM wanted)
      ORDER BY rowid`,
   );
 
@@ -142,8 +149,9 @@ export function createModelCallsRepository(ctx: StoreContext): ModelCallsReposit
       return true;
     },
 
-    ofTurn(sessionId, turnId) {
-      return foldChains(chainRows.all({ session: sessionId, turn: turnId }), turnId);
+    ofTurns(sessionId, turnIds) {
+      if (turnIds.length === 0) return [];
+      return foldChains(chainRows.all({ session: sessionId, turns: JSON.stringify(turnIds) }), turnIds);
     },
   };
 }

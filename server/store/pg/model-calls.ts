@@ -20,15 +20,21 @@ export function createPgModelCallsRepository(ctx: PgContext, chains: ModelCallCh
       return true;
     },
 
-    async ofTurn(sessionId, turnId) {
+    async ofTurns(sessionId, turnIds) {
+      if (turnIds.length === 0) return [];
+      const turns = sql.join(
+        turnIds.map((turnId) => sql`${turnId}`),
+        sql`, `,
+      );
       // The same chain query as SQLite's, ordered by `seq` where SQLite has its rowid.
       const result = await db.execute<StoredRow>(sql`
+        WITH wanted AS (SELECT seq, scope FROM ${modelCalls} WHERE session_id = ${sessionId} AND turn_id IN (${turns}))
         SELECT turn_id, scope, step, started_at, duration_ms, system, tools, request, response FROM ${modelCalls}
         WHERE session_id = ${sessionId}
-          AND (scope = '' OR scope IN (SELECT scope FROM ${modelCalls} WHERE session_id = ${sessionId} AND turn_id = ${turnId}))
-          AND seq <= (SELECT max(seq) FROM ${modelCalls} WHERE session_id = ${sessionId} AND turn_id = ${turnId})
+          AND (scope = '' OR scope IN (SELECT scope FROM wanted))
+          AND seq <= (SELECT max(seq) FROM wanted)
         ORDER BY seq`);
-      return foldChains(result.rows, turnId);
+      return foldChains(result.rows, turnIds);
     },
   };
 }
