@@ -278,7 +278,7 @@ it("a cut after a subagent ended but before its task call's result: the fork run
   const agent = testAgent([], { subagents: [{ id: "researcher", description: "Looks things up", instructions: "You research.", config: {}, file: "x" }] });
   const test = startTestRuntime({ stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-fork-")), agent });
   opened.push(test);
-  const source = test.runtime.startSession({ message: 'task {"subagent": "researcher", "prompt": "find the answer"}', principal: me });
+  const source = await test.runtime.startSession({ message: 'task {"subagent": "researcher", "prompt": "find the answer"}', principal: me });
   await source.done;
   const sourceEvents = await test.runtime.events(source.sessionId, me);
   const completed = sourceEvents.find((event) => event.type === "subagent.completed")!;
