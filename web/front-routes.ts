@@ -63,7 +63,7 @@ export function answerInfo(req: IncomingMessage, res: ServerResponse, httpHost: 
   if (slug === undefined) return false;
   if (!takes("GET", req, res, "/v1/info")) return true;
   // The engine route answers its own errors as envelopes; a failure here is the socket's.
-  respond(req, res, httpHost.handleAgentRoute("info", engineRequest(req), { slug })).catch(() => res.destroy());
+  streamTo(req, res, httpHost.handleAgentRoute("info", engineRequest(req), { slug })).catch(() => res.destroy());
   return true;
 }
 
@@ -106,14 +106,6 @@ function engineRequest(req: IncomingMessage): Request {
   const init = { method: req.method, headers, body, duplex: "half" } as RequestInit;
   // As Next.js hands it to route handlers: the mapped path on the client's origin.
   return new Request(new URL(req.url ?? "/", url.origin), init);
-}
-
-async function respond(req: IncomingMessage, res: ServerResponse, answer: Promise<Response>): Promise<void> {
-  const response = await answer;
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers: Record<string, string> = Object.fromEntries(response.headers);
-  headers["content-length"] = String(body.length);
-  res.writeHead(response.status, headers).end(req.method === "HEAD" ? undefined : body);
 }
 
 /**
