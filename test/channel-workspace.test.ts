@@ -45,19 +45,19 @@ async function post(message: string): Promise<{ sessionId: string }> {
   return { sessionId };
 }
 
-function lastResult(sessionId: string) {
-  const events = served.handle.agents[0].opened.store.events.list(sessionId) as AnyBdkEvent[];
+async function lastResult(sessionId: string) {
+  const events = (await served.handle.agents[0].opened.store.events.list(sessionId)) as AnyBdkEvent[];
   return events.filter((event) => event.type === "action.result").at(-1)?.data as { output: { content: string } } | undefined;
 }
 
 it("runs the session's tools in the worktree the channel chose, and keeps it for the next message", async () => {
   const first = await post('Use read with {"path":"README.md"}');
-  expect(lastResult(first.sessionId)?.output.content).toBe("Checkout service, branch fix-typo.");
+  expect((await lastResult(first.sessionId))?.output.content).toBe("Checkout service, branch fix-typo.");
   expect(readFileSync(path.join(worktree, "REVIEW.md"), "utf8")).toBe("Review acme/checkout#42");
-  expect(served.handle.agents[0].opened.store.sessions.get(first.sessionId)?.workspaceDir).toBe(worktree);
+  expect((await served.handle.agents[0].opened.store.sessions.get(first.sessionId))?.workspaceDir).toBe(worktree);
 
   writeFileSync(path.join(worktree, "README.md"), "Checkout service, second push.");
   const second = await post('Use read with {"path":"README.md"}');
   expect(second.sessionId).toBe(first.sessionId);
-  expect(lastResult(second.sessionId)?.output.content).toBe("Checkout service, second push.");
+  expect((await lastResult(second.sessionId))?.output.content).toBe("Checkout service, second push.");
 });

@@ -14,15 +14,15 @@ const TOKEN = "in-doubt-secret";
 const served = serveProject({ "bot/instructions.md": "You take payments." }, { authToken: TOKEN });
 
 /** What recovery leaves after a crash cut a write call off: the ledger row in doubt and its event. */
-function callInDoubt(toolCallId: string): string {
+async function callInDoubt(toolCallId: string): Promise<string> {
   const store = served.handle.agents[0].opened.store;
-  const session = store.sessions.create({ mode: "chat", channel: "http", principal: bearerPrincipal(TOKEN) });
+  const session = await store.sessions.create({ mode: "chat", channel: "http", principal: bearerPrincipal(TOKEN) });
   const turnId = `turn_${toolCallId}`;
-  store.turns.create({ id: turnId, sessionId: session.id, status: "interrupted", message: "pay" });
+  await store.turns.create({ id: turnId, sessionId: session.id, status: "interrupted", message: "pay" });
   const key = { sessionId: session.id, turnId, toolCallId };
-  store.toolCalls.start({ ...key, name: "charge_card", effect: "write", input: { amount: 42 } });
-  store.toolCalls.markInDoubt(key);
-  store.events.append(session.id, [
+  await store.toolCalls.start({ ...key, name: "charge_card", effect: "write", input: { amount: 42 } });
+  await store.toolCalls.markInDoubt(key);
+  await store.events.append(session.id, [
     { type: "action.in_doubt", turnId, data: { toolCallId, name: "charge_card", input: { amount: 42 }, effect: "write", startedAt: "2026-01-01T00:00:00Z", message: "cut off" } },
   ]);
   return session.id;
@@ -35,7 +35,7 @@ const inbox = async () => ((await (await served.call("/v1/approvals", { bearer: 
 
 describe("clearing a call in doubt", () => {
   it("lets the owner mark it done, records who did, and takes it out of the inbox", async () => {
-    const sessionId = callInDoubt("call_pay");
+    const sessionId = await callInDoubt("call_pay");
     expect((await inbox()).map((row) => row.toolCallId)).toContain("call_pay");
 
     const answer = await resolve(sessionId, "call_pay", { resolution: "done", note: "charge seen in Stripe" });
@@ -57,7 +57,7 @@ describe("clearing a call in doubt", () => {
   });
 
   it("answers 401 from afar without credentials, 403 to another principal, 404 for an unknown call, 400 for a bad body", async () => {
-    const sessionId = callInDoubt("call_guarded");
+    const sessionId = await callInDoubt("call_guarded");
     const remote = await resolve(sessionId, "call_guarded", { resolution: "done" }, { headers: { "x-forwarded-for": "198.51.100.4" } });
     expect(remote.status).toBe(401);
     // The loopback caller is user:local, not the bearer principal that owns the session (no --dev: it sees only its own).

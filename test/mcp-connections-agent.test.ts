@@ -141,8 +141,9 @@ describe("MCP connections of a running agent", () => {
     });
   });
 
-  it("sends the child's stderr to the agent's log", () => {
-    const lines = opened.store.logs.list({ limit: 500 }).map((line) => line.msg);
+  it("sends the child's stderr to the agent's log", async () => {
+    await opened.logger.flush();
+    const lines = (await opened.store.logs.list({ limit: 500 })).map((line) => line.msg);
     expect(lines).toContainEqual(expect.stringMatching(/^mcp echo: echo server ready in .*mcp-agent$/));
     expect(lines).toContainEqual(expect.stringMatching(/^mcp quiet: echo server ready in .*mcp-servers$/));
   });

@@ -39,8 +39,8 @@ export default defineChannel({
   { authToken: TOKEN },
 );
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let tries = 0; !condition(); tries++) {
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; !(await condition()); tries++) {
     if (tries === 400) throw new Error("the condition never held");
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -59,7 +59,7 @@ describe("lists of sessions and approvals", () => {
 
     // The loopback caller (user:local) is not the owner either; wait for the approval through the store.
     const store = served.handle.agents[0].opened.store;
-    await until(() => store.approvals.listPending({ sessionId }).length === 1);
+    await until(async () => (await store.approvals.listPending({ sessionId })).length === 1);
 
     const listed = (await (await served.call("/v1/sessions", { bearer: true })).json()) as { sessions: { id: string; principal: unknown }[] };
     expect(listed.sessions.map((session) => session.id)).toEqual([ownId]);

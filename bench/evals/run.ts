@@ -48,7 +48,7 @@ const run = startRun({
   evals: opened.agent.evals,
   filter: {},
   target: localTarget(opened, { type: "user", id: "local" }),
-  store: opened.store,
+  store: opened.syncStore,
   env: {},
   options: { strict: false, dryRun: true, target: "local" },
 });

@@ -53,10 +53,10 @@ const forkStored = performance.now() - forkStarted;
 await fork.done;
 const inherited = turnIds.slice(0, -1);
 const onePassStarted = performance.now();
-const onePass = opened.store.modelCalls.ofTurns(first.sessionId, inherited).length;
+const onePass = (await opened.store.modelCalls.ofTurns(first.sessionId, inherited)).length;
 const onePassMs = performance.now() - onePassStarted;
 const perTurnStarted = performance.now();
-for (const turnId of inherited) opened.store.modelCalls.ofTurns(first.sessionId, [turnId]);
+for (const turnId of inherited) await opened.store.modelCalls.ofTurns(first.sessionId, [turnId]);
 const perTurnMs = performance.now() - perTurnStarted;
 
 console.log(`${count} turns, ${stored.rows} model steps in one session`);

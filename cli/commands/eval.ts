@@ -61,7 +61,7 @@ async function openLocal(args: ParsedArgs, io: CommandIO): Promise<EvalSession> 
     agent: opened.agent.name,
     evals: opened.agent.evals,
     target: localTarget(opened, LOCAL_PRINCIPAL),
-    store: opened.store,
+    store: opened.syncStore,
     stateRoot: opened.stateRoot,
     close: () => opened.close(),
   };

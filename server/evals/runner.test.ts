@@ -152,7 +152,7 @@ function run(agent: OpenedAgent, overrides: Partial<StartRunInput> = {}) {
     evals: agent.agent.evals,
     filter: {},
     target: localTarget(agent, { type: "user", id: "local" }),
-    store: agent.store,
+    store: agent.syncStore,
     env: {},
     options: { strict: false, dryRun: true, target: "local" },
     ...overrides,
@@ -295,12 +295,12 @@ describe("runEvals", () => {
   it("stores each run with verdicts, assertions and session ids; two runs compare case by case", async () => {
     const agent = await open({ ...BOT, "evals/evals.config.ts": CONFIG(), ...EVALS });
     const first = run(agent, { filter: { ids: ["assertions/mixed", "assertions/soft-only", "flaky"] } });
-    expect(readStoredRun(agent.store, first.runId!)).toMatchObject({ status: "running", counts: { total: 3 } });
+    expect(readStoredRun(agent.syncStore, first.runId!)).toMatchObject({ status: "running", counts: { total: 3 } });
     await first.done;
     const second = run(agent, { filter: { ids: ["assertions/soft-only", "judged/judge-on"] }, options: { strict: true, dryRun: true, target: "local" } });
     await second.done;
 
-    const stored = readStoredRun(agent.store, first.runId!)!;
+    const stored = readStoredRun(agent.syncStore, first.runId!)!;
     expect(stored).toMatchObject({ runId: first.runId, status: "completed", passed: false, counts: { total: 3, passed: 1, failed: 2 } });
     expect(stored.cases.map((evalCase) => [evalCase.id, evalCase.verdict])).toEqual([
       ["assertions/mixed", "failed"],
@@ -311,7 +311,7 @@ describe("runEvals", () => {
     expect(mixed.sessionId).toMatch(/^ses_/);
     expect(mixed.assertions).toHaveLength(5);
 
-    const comparison = compareRuns(stored, readStoredRun(agent.store, second.runId!)!);
+    const comparison = compareRuns(stored, readStoredRun(agent.syncStore, second.runId!)!);
     expect(comparison.cases).toEqual([
       expect.objectContaining({ id: "assertions/mixed", before: "failed", changed: true, change: "removed" }),
       expect.objectContaining({ id: "assertions/soft-only", before: "passed", after: "failed", changed: true, change: "regressed" }),
@@ -320,7 +320,7 @@ describe("runEvals", () => {
     ]);
     expect(comparison.summary).toMatchObject({ regressed: 1, removed: 2, added: 1 });
     // With the project's cases known, a case the second run did not select is "not run", not "removed".
-    const known = compareRuns(stored, readStoredRun(agent.store, second.runId!)!, ["assertions/mixed", "assertions/soft-only", "judged/judge-on"]);
+    const known = compareRuns(stored, readStoredRun(agent.syncStore, second.runId!)!, ["assertions/mixed", "assertions/soft-only", "judged/judge-on"]);
     expect(known.cases.map((evalCase) => [evalCase.id, evalCase.change])).toEqual([
       ["assertions/mixed", "not_run"],
       ["assertions/soft-only", "regressed"],

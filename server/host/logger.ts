@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { format, stripVTControlCharacters } from "node:util";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -15,6 +16,11 @@ export interface Logger {
   error(msg: string, data?: Record<string, unknown>): void;
 }
 
+/** A logger that stores its lines: `flush` settles once every line logged so far is stored (or reported on stderr). */
+export interface StoringLogger extends Logger {
+  flush(): Promise<void>;
+}
+
 export interface LoggerOptions {
   /** Default `text`. */
   format?: LogFormat;
@@ -25,15 +31,23 @@ export interface LoggerOptions {
 /**
  * Log lines go to the state database (served by `GET /v1/logs`, whatever
  * the format) and, when `echo` is given, to the terminal. Debug lines are
- * stored but not echoed.
+ * stored but not echoed. A caller never waits for the store: lines are
+ * written one after another, in the order logged, behind the caller's back.
  */
-export function createLogger(store: Store | undefined, echo?: (line: string) => void, options: LoggerOptions = {}): Logger {
+export function createLogger(store: AsyncStore | undefined, echo?: (line: string) => void, options: LoggerOptions = {}): StoringLogger {
+  // Writes run in the context the logger was made in, never in a caller's
+  // transaction: a line about a failure must not be rolled back with it.
+  const outside = AsyncLocalStorage.snapshot();
+  let stored: Promise<void> = Promise.resolve();
   const write = (level: LogLevel, msg: string, data?: Record<string, unknown>) => {
-    try {
-      store?.logs.append(level, msg, data);
-    } catch (error) {
-      // Logging never throws into its caller: with the store closed or busy, the line goes to stderr.
-      process.stderr.write(`[${level}] ${msg} (not stored: ${error instanceof Error ? error.message : String(error)})\n`);
+    if (store) {
+      stored = stored.then(() =>
+        outside(() => store.logs.append(level, msg, data)).then(
+          () => undefined,
+          // Logging never fails its caller: with the store closed or unreachable, the line goes to stderr.
+          (error: unknown) => void process.stderr.write(`[${level}] ${msg} (not stored: ${error instanceof Error ? error.message : String(error)})\n`),
+        ),
+      );
     }
     if (echo && level !== "debug") echo(formatLogLine({ level, message: msg, agent: options.agent, data }, options.format));
   };
@@ -42,6 +56,7 @@ export function createLogger(store: Store | undefined, echo?: (line: string) => 
     info: (msg, data) => write("info", msg, data),
     warn: (msg, data) => write("warn", msg, data),
     error: (msg, data) => write("error", msg, data),
+    flush: () => stored,
   };
 }
 

@@ -12,17 +12,20 @@ import { messageOf } from "../protocol/errors.ts";
 import { SessionRuntime } from "../sessions/session-runtime.ts";
 import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
-import { asyncStore } from "../store/async-store.ts";
+import { type AsyncStore, asyncStore } from "../store/async-store.ts";
 import { openStore, type Store } from "../store/index.ts";
+import { openPgStore } from "../store/pg/store.ts";
 import { AgentAutomation } from "./automation.ts";
 import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
 import type { Telemetry } from "../telemetry/start-telemetry.ts";
-import { createLogger, type LogFormat, type Logger } from "./logger.ts";
+import { createLogger, type LogFormat, type Logger, type StoringLogger } from "./logger.ts";
 import { createHostServices } from "./services.ts";
 
 export interface OpenAgentOptions {
   /** Default `<project>/.bdk/state`. */
   stateRoot?: string;
+  /** `--database-url postgres://…`: sessions are stored there instead of the SQLite file under the state root. */
+  databaseUrl?: string;
   env?: Record<string, string | undefined>;
   /** Dev mode: a missing model credential falls back to the scripted model, loudly. */
   dev?: boolean;
@@ -47,8 +50,18 @@ export interface OpenAgentOptions {
 export interface OpenedAgent {
   agent: ResolvedAgent;
   runtime: SessionRuntime;
-  store: Store;
-  logger: Logger;
+  /** Where sessions are stored: the SQLite file under the state root, or Postgres (`databaseUrl`). */
+  store: AsyncStore;
+  /**
+   * Temporary (issue 16, until reminders, schedules, channels and evals
+   * move to `store`): the SQLite store under the state root those parts
+   * still use. On Postgres, agents with channels, schedules or reminders
+   * are refused, so it holds eval runs only.
+   */
+  syncStore: Store;
+  /** Whether `store` is a database other nodes may share (Postgres). */
+  shared: boolean;
+  logger: StoringLogger;
   stateRoot: string;
   /** Channels, schedules and reminders. */
   automation: AgentAutomation;
@@ -108,7 +121,16 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     );
   }
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
-  const store = openStore(stateRoot);
+  const shared = options.databaseUrl !== undefined;
+  if (shared) refuseUnsharedAutomation(agent, agentLabel(dir, options.slug));
+  const syncStore = openStore(stateRoot);
+  let store: AsyncStore;
+  try {
+    store = options.databaseUrl ? await openPgStore(options.databaseUrl) : asyncStore(syncStore);
+  } catch (error) {
+    syncStore.close();
+    throw error;
+  }
   const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
   const env = options.env ?? process.env;
   const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
@@ -140,7 +162,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
             .catch((error: unknown) => logger.error(`Could not record that ${connection} needs authorization: ${messageOf(error)}`))
       : undefined,
   });
-  const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
+  const reminders = new ReminderBook({ store: syncStore, agent: (): ResolvedAgent => runtime.agent, clock });
   const runtime: SessionRuntime = new SessionRuntime({
     agent,
     store,
@@ -148,19 +170,27 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     logger,
     resolveModels,
     isModelUnavailable: isModelUnavailableError,
-    host: createHostServices({ agentName: agent.name, store: asyncStore(store), logger, env, reminders, mcp, metrics: telemetry?.metrics }),
+    // On Postgres, no reminders until they are stored there: creating one fails, naming why.
+    host: createHostServices({ agentName: agent.name, store, logger, env, reminders: shared ? undefined : reminders, mcp, metrics: telemetry?.metrics }),
     mcp,
     onSubagentEvent: telemetry?.subagentEvent,
   });
   if (telemetry) runtime.observe(telemetry.recorded);
-  const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
-  const recovered = await runtime.recover();
-  if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
+  const automation = new AgentAutomation({ runtime, store: syncStore, logger, env, dev: options.dev ?? false, clock, reminders });
+  if (shared) {
+    // Until turns are leased (issue 16 item 2), a running turn in a shared database may be another node's.
+    logger.info("Postgres: startup recovery of interrupted turns is skipped (other nodes may be running them).");
+  } else {
+    const recovered = await runtime.recover();
+    if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
+  }
 
   return {
     agent,
     runtime,
     store,
+    syncStore,
+    shared,
     logger,
     stateRoot,
     automation,
@@ -175,9 +205,21 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       // After the turns: a turn that was still calling an MCP tool has been stopped.
       await mcp.close();
       await telemetry?.shutdown();
-      store.close();
+      await logger.flush();
+      await store.close();
+      if (shared) syncStore.close();
     },
   };
+}
+
+/**
+ * Channels, schedules and reminders still run on the SQLite store of one
+ * process (issue 16): on a shared database they would fire on every node.
+ */
+function refuseUnsharedAutomation(agent: ResolvedAgent, label: string): void {
+  const kinds = (["channels", "schedules", "reminders"] as const).filter((kind) => agent[kind].size > 0);
+  if (kinds.length === 0) return;
+  throw new Error(`${label} has ${kinds.join(", ")}: these do not run on Postgres yet (--database-url); serve it on SQLite (without --database-url).`);
 }
 
 /**

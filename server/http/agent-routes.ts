@@ -74,9 +74,9 @@ export function visibleOwner(req: AgentRequest): Principal | undefined {
  * principal's sessions (`--dev` on loopback, anonymous), the session's owner,
  * so a session the list shows (a schedule's, a Slack thread's) also opens.
  */
-export function sessionPrincipal({ seesAll, principal, opened, params }: AgentRequest): Principal {
+export async function sessionPrincipal({ seesAll, principal, opened, params }: AgentRequest): Promise<Principal> {
   if (!seesAll) return principal;
-  return opened.store.sessions.get(params.id)?.principal ?? principal;
+  return (await opened.store.sessions.get(params.id))?.principal ?? principal;
 }
 
 /** The session, tool, info and log routes of one agent, keyed by route name. */
@@ -114,7 +114,7 @@ export const sessionRoutes = {
         continuationToken: body.continuationToken,
         admission: body.admission,
         workspaceFiles: body.workspaceFiles,
-        principal: sessionPrincipal(req),
+        principal: await sessionPrincipal(req),
         rotateToken: true,
       },
       request.headers.get("idempotency-key") ?? undefined,
@@ -124,21 +124,21 @@ export const sessionRoutes = {
 
   /** The owner's way back to a session after a lost response: its current continuation token. */
   async continuationToken(req) {
-    const token = await req.opened.runtime.continuationToken(req.params.id, sessionPrincipal(req));
+    const token = await req.opened.runtime.continuationToken(req.params.id, await sessionPrincipal(req));
     return json({ ok: true, sessionId: req.params.id, continuationToken: token });
   },
 
   async stop(req) {
-    const status = await req.opened.runtime.stop(req.params.id, sessionPrincipal(req));
+    const status = await req.opened.runtime.stop(req.params.id, await sessionPrincipal(req));
     return json({ ok: true, status }, status === "stopping" ? 202 : 200);
   },
 
   async getSession(req) {
-    return json({ ok: true, session: sessionDetailJson(await req.opened.runtime.getSession(req.params.id, sessionPrincipal(req))) });
+    return json({ ok: true, session: sessionDetailJson(await req.opened.runtime.getSession(req.params.id, await sessionPrincipal(req))) });
   },
 
   async deleteSession(req) {
-    await req.opened.runtime.deleteSession(req.params.id, sessionPrincipal(req));
+    await req.opened.runtime.deleteSession(req.params.id, await sessionPrincipal(req));
     return json({ ok: true });
   },
 
@@ -157,7 +157,7 @@ export const sessionRoutes = {
 
   async stream(req) {
     const { request, params, opened } = req;
-    const principal = sessionPrincipal(req);
+    const principal = await sessionPrincipal(req);
     const url = new URL(request.url);
     const from = indexParam(url, "startIndex");
     if (url.searchParams.get("follow") === "false") {
@@ -173,12 +173,12 @@ export const sessionRoutes = {
 
   async events(req) {
     const from = indexParam(new URL(req.request.url), "startIndex");
-    const text = await req.opened.runtime.eventsNdjson(req.params.id, sessionPrincipal(req), from);
+    const text = await req.opened.runtime.eventsNdjson(req.params.id, await sessionPrincipal(req), from);
     return new Response(text, { headers: NDJSON_HEADERS });
   },
 
   async turnTrace(req) {
-    const trace = await req.opened.runtime.turnTrace(req.params.id, req.params.turnId, sessionPrincipal(req));
+    const trace = await req.opened.runtime.turnTrace(req.params.id, req.params.turnId, await sessionPrincipal(req));
     return json({ ok: true, ...trace });
   },
 
@@ -204,7 +204,7 @@ export const sessionRoutes = {
    */
   async agentOffer(req) {
     const sessionId = new URL(req.request.url).searchParams.get("sessionId") ?? undefined;
-    const principal = sessionId ? sessionPrincipal({ ...req, params: { id: sessionId } }) : req.principal;
+    const principal = sessionId ? await sessionPrincipal({ ...req, params: { id: sessionId } }) : req.principal;
     return json({ ok: true, ...offerJson(await req.opened.runtime.modelOffer(principal, sessionId)) });
   },
 
@@ -258,7 +258,7 @@ export const sessionRoutes = {
 
   async logs({ request, opened }) {
     const url = new URL(request.url);
-    const logs = opened.store.logs.list({ since: url.searchParams.get("since") ?? undefined, limit: 500 });
+    const logs = await opened.store.logs.list({ since: url.searchParams.get("since") ?? undefined, limit: 500 });
     return json({ ok: true, logs: logs.map((row) => ({ at: row.at, level: row.level, msg: row.msg, ...row.data })) });
   },
 } satisfies Record<string, AgentRouteHandler>;

@@ -19,8 +19,8 @@ function visible(row: ArtifactRow, to: Principal | undefined): boolean {
   return !to || !row.owner || samePrincipal(row.owner, to);
 }
 
-function requireArtifact(req: AgentRequest): ArtifactRow {
-  const row = req.opened.store.artifacts.get(req.params.id);
+async function requireArtifact(req: AgentRequest): Promise<ArtifactRow> {
+  const row = await req.opened.store.artifacts.get(req.params.id);
   if (!row) throw new BdkError("not_found", `No artifact ${req.params.id}.`);
   if (!visible(row, visibleOwner(req))) {
     throw new BdkError("forbidden", `Artifact ${req.params.id} was recorded in another principal's session.`);
@@ -33,7 +33,7 @@ export const artifactRoutes = {
   async listArtifacts(req) {
     const url = new URL(req.request.url);
     const limit = limitParam(url, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT });
-    const rows = req.opened.store.artifacts.list({
+    const rows = await req.opened.store.artifacts.list({
       kind: url.searchParams.get("kind") ?? undefined,
       key: url.searchParams.get("key") ?? undefined,
       limit,
@@ -43,12 +43,12 @@ export const artifactRoutes = {
   },
 
   async getArtifact(req) {
-    return json({ ok: true, artifact: requireArtifact(req) });
+    return json({ ok: true, artifact: await requireArtifact(req) });
   },
 
   async artifactContent(req) {
-    const row = requireArtifact(req);
-    const stored = req.opened.store.artifacts.contents(row.id);
+    const row = await requireArtifact(req);
+    const stored = await req.opened.store.artifacts.contents(row.id);
     if (!stored) throw new BdkError("not_found", `Artifact ${row.id} has no contents.`);
     const filename = `${row.kind}-${row.key}`.replace(/[^\w.-]+/g, "_");
     return new Response(new Uint8Array(stored.contents), {

@@ -97,7 +97,7 @@ afterAll(async () => {
   removeTempProjects();
 });
 
-const kv = (key: string) => opened.store.kv.get(opened.agent.name, key);
+const kv = (key: string) => opened.syncStore.kv.get(opened.agent.name, key);
 
 describe("custom channel routes", () => {
   it("a body failing the schema is a 400 naming the field, and the handler does not run", async () => {
@@ -115,7 +115,7 @@ describe("custom channel routes", () => {
     const started = (await first.json()) as { id: string; token: string; done: { status: string; result: string } };
     expect(started.done.status).toBe("finished");
     expect(started.done.result).toContain("scripted model");
-    const session = opened.store.sessions.get(started.id)!;
+    const session = opened.syncStore.sessions.get(started.id)!;
     expect([session.channel, session.mode, session.continuationToken]).toEqual(["desk", "chat", started.token]);
 
     const again = (await (await call("POST", "desk/ask", { body: { customer: "keep", question: "Any news?", token: started.token } })).json()) as {
@@ -130,7 +130,7 @@ describe("custom channel routes", () => {
     await opened.automation.channels.delivery.settled();
     expect(kv("answer:ada")).toMatchObject({ session: started.id });
     // The throwing message.received handler was logged and changed nothing.
-    expect(opened.store.logs.list({ limit: 100 }).some((row) => row.msg.includes("boom from a delivery handler"))).toBe(true);
+    expect(opened.syncStore.logs.list({ limit: 100 }).some((row) => row.msg.includes("boom from a delivery handler"))).toBe(true);
   });
 
   it("a new session without state gets the channel's default state", async () => {
@@ -198,7 +198,7 @@ describe("principals handed to send and receive", () => {
   it("a well-formed auth owns the session (extra fields dropped)", async () => {
     const response = await call("POST", "relay/as", { body: { auth: { type: "service", id: "ops", note: "x" } } });
     const { id } = (await response.json()) as { id: string };
-    expect(opened.store.sessions.get(id)!.principal).toEqual({ type: "service", id: "ops" });
+    expect(opened.syncStore.sessions.get(id)!.principal).toEqual({ type: "service", id: "ops" });
     await opened.runtime.idle(id);
   });
 });

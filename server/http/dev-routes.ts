@@ -110,7 +110,7 @@ export const devRoutes = {
     requireDev(opened);
     refuseCrossSite(request, "Eval cases can only be saved from this server's own playground.");
     const body = await readJsonBody(request, saveEvalCaseBody);
-    const session = await opened.runtime.getSession(body.sessionId, sessionPrincipal({ ...req, params: { id: body.sessionId } }));
+    const session = await opened.runtime.getSession(body.sessionId, await sessionPrincipal({ ...req, params: { id: body.sessionId } }));
     const events = await opened.runtime.events(session.id, session.principal);
     let text: string;
     try {

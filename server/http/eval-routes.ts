@@ -28,7 +28,7 @@ const evalSessionBody = z.object({
 });
 
 function requireRun(req: AgentRequest, id: string) {
-  const run = readStoredRun(req.opened.store, id);
+  const run = readStoredRun(req.opened.syncStore, id);
   if (!run) throw new BdkError("not_found", `No eval run ${id}. See GET /v1/evals/runs.`);
   return run;
 }
@@ -73,7 +73,7 @@ export const evalRoutes = {
         evals: opened.runtime.agent.evals,
         filter: { ids: body.ids, tags: body.tags, maxConcurrency: body.maxConcurrency },
         target: localTarget(opened, principal),
-        store: opened.store,
+        store: opened.syncStore,
         env: process.env,
         options: { strict: body.strict ?? false, dryRun: body.dryRun ?? true, target: "http" },
       });
@@ -93,7 +93,7 @@ export const evalRoutes = {
 
   async listEvalRuns({ request, opened }) {
     const limit = limitParam(new URL(request.url), { fallback: 50, max: 200 });
-    return json({ ok: true, runs: listStoredRuns(opened.store, limit) });
+    return json({ ok: true, runs: listStoredRuns(opened.syncStore, limit) });
   },
 
   async getEvalRun(req) {

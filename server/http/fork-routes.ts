@@ -37,7 +37,7 @@ export const forkRoutes = {
     const { request, params, opened, principal, basePath } = req;
     const body = await readJsonBody(request, forkBody);
     const handle = await opened.runtime.fork(params.id, {
-      principal: sessionPrincipal(req),
+      principal: await sessionPrincipal(req),
       owner: principal,
       at: body.afterIndex === undefined ? { beforeIndex: body.beforeIndex! } : { afterIndex: body.afterIndex },
       message: body.message,
@@ -60,8 +60,8 @@ export const forkRoutes = {
 
   async diffSessions(req) {
     const { params, opened } = req;
-    const before = await opened.runtime.getSession(params.id, sessionPrincipal(req));
-    const after = await opened.runtime.getSession(params.otherId, sessionPrincipal({ ...req, params: { id: params.otherId } }));
+    const before = await opened.runtime.getSession(params.id, await sessionPrincipal(req));
+    const after = await opened.runtime.getSession(params.otherId, await sessionPrincipal({ ...req, params: { id: params.otherId } }));
     const from = sharedStart(before, after);
     const diff = diffRuns(
       summarizeRun(before.id, await opened.runtime.events(before.id, before.principal, from), from),

@@ -9,12 +9,12 @@ import { json } from "./respond.ts";
  */
 export const memoryRoutes = {
   async listMemory(req) {
-    const notes = req.opened.store.memory.list(req.opened.agent.name, { principal: visibleOwner(req), limit: 500 });
+    const notes = await req.opened.store.memory.list(req.opened.agent.name, { principal: visibleOwner(req), limit: 500 });
     return json({ ok: true, notes });
   },
 
   async forgetMemory(req) {
-    const forgotten = req.opened.store.memory.forget(req.opened.agent.name, visibleOwner(req));
+    const forgotten = await req.opened.store.memory.forget(req.opened.agent.name, visibleOwner(req));
     return json({ ok: true, forgotten });
   },
 

@@ -21,9 +21,9 @@ const EVERY_TURN_STATUS: readonly TurnStatus[] = ["queued", "running", "complete
 export async function askStatus(opened: OpenedAgent, principal: Principal, sessionId: string, turnId?: string): Promise<AskResult> {
   await opened.runtime.getSession(sessionId, principal);
   // The turns table, not the events: a turn's first event is written only once it starts running.
-  const turn = turnId ? opened.store.turns.get(turnId) : latestTurn(opened, sessionId);
+  const turn = turnId ? await opened.store.turns.get(turnId) : await latestTurn(opened, sessionId);
   if (!turn) return { status: "error", sessionId, errorMessage: `Session ${sessionId} has no turn.` };
-  const events = opened.store.events.list(sessionId).filter((event) => event.turnId === turn.id);
+  const events = (await opened.store.events.list(sessionId)).filter((event) => event.turnId === turn.id);
   if (turn.status === "queued" || turn.status === "running") {
     const reply = textSoFar(events);
     return reply ? { status: "running", sessionId, reply } : { status: "running", sessionId };
@@ -36,9 +36,9 @@ export async function askStatus(opened: OpenedAgent, principal: Principal, sessi
   return { status: "error", sessionId, errorMessage: failed?.data.message ?? `The turn ended: ${turn.status}.` };
 }
 
-function latestTurn(opened: OpenedAgent, sessionId: string): TurnRow | undefined {
+async function latestTurn(opened: OpenedAgent, sessionId: string): Promise<TurnRow | undefined> {
   // Oldest first by creation time then ULID, so the last one is the newest.
-  return opened.store.turns.listByStatus(EVERY_TURN_STATUS, { sessionId }).at(-1);
+  return (await opened.store.turns.listByStatus(EVERY_TURN_STATUS, { sessionId })).at(-1);
 }
 
 /** The message text of a running turn: completed steps, then the deltas of the current one. */

@@ -58,9 +58,9 @@ function fireDue(opened: OpenedAgent, clock: ManualClock, id: string, dueAt: str
 }
 
 const reminderMessages = (opened: OpenedAgent, token: string): string[] => {
-  const session = opened.store.sessions.findByToken("drive", token);
+  const session = opened.syncStore.sessions.findByToken("drive", token);
   if (!session) return [];
-  return (opened.store.events.list(session.id) as AnyBdkEvent[])
+  return (opened.syncStore.events.list(session.id) as AnyBdkEvent[])
     .filter((event) => event.type === "message.received")
     .map((event) => (event.data as { message: string }).message);
 };
@@ -83,7 +83,7 @@ it("fires each of 30 due reminders once when two processes fire them at the same
     created.flatMap(({ reminder }) => [a, b].map((opened) => fireDue(opened, clock, reminder.id, reminder.nextFireAt!).catch((error: Error) => error.message))),
   );
   for (const { token } of created) {
-    const session = a.store.sessions.findByToken("drive", token);
+    const session = a.syncStore.sessions.findByToken("drive", token);
     if (session) await a.runtime.idle(session.id);
   }
 
@@ -91,7 +91,7 @@ it("fires each of 30 due reminders once when two processes fire them at the same
     expect(reminderMessages(a, token), token).toHaveLength(1);
     const outcomes = firings.slice(2 * i, 2 * i + 2);
     expect(outcomes.filter((outcome) => typeof outcome === "object" && outcome.action === "delivered"), token).toHaveLength(1);
-    const stored = a.store.reminders.get(reminder.id)!;
+    const stored = a.syncStore.reminders.get(reminder.id)!;
     if (i % 3 === 0) expect(stored.status).toBe("done");
     // Moved on by one tick, not two.
     else expect(stored.nextFireAt).toBe("2026-03-02T09:10:00.000Z");

@@ -34,16 +34,16 @@ it("keeps a one-shot reminder armed when its message could not be stored, and de
     } finally {
       lift();
     }
-    expect(opened.store.sessions.findByToken("drive", "pr:acme/checkout#9")).toBeUndefined();
-    expect(opened.store.reminders.get(reminder.id)?.status).toBe("armed");
+    expect(opened.syncStore.sessions.findByToken("drive", "pr:acme/checkout#9")).toBeUndefined();
+    expect(opened.syncStore.reminders.get(reminder.id)?.status).toBe("armed");
 
     // The timers re-read the store once a minute: the tick is still due, and now its message is stored.
     await clock.advance(60 * 1000);
-    const session = opened.store.sessions.findByToken("drive", "pr:acme/checkout#9")!;
+    const session = opened.syncStore.sessions.findByToken("drive", "pr:acme/checkout#9")!;
     await opened.runtime.idle(session.id);
-    const received = (opened.store.events.list(session.id) as AnyBdkEvent[]).filter((event) => event.type === "message.received");
+    const received = (opened.syncStore.events.list(session.id) as AnyBdkEvent[]).filter((event) => event.type === "message.received");
     expect(received.map((event) => (event.data as { message: string }).message)).toEqual([expect.stringContaining("Re-check CI.")]);
-    expect(opened.store.reminders.get(reminder.id)?.status).toBe("done");
+    expect(opened.syncStore.reminders.get(reminder.id)?.status).toBe("done");
   } finally {
     await opened.close();
   }

@@ -49,7 +49,7 @@ afterEach(async () => {
 afterAll(() => removeTempProjects());
 
 async function received(opened: OpenedAgent, sessionId: string): Promise<string[]> {
-  const session = opened.store.sessions.get(sessionId)!;
+  const session = opened.syncStore.sessions.get(sessionId)!;
   return (await opened.runtime.events(sessionId, session.principal))
     .filter((event: AnyBdkEvent) => event.type === "message.received")
     .map((event) => (event.data as { message: string }).message);
@@ -89,7 +89,7 @@ describe("reminders", () => {
     expect(messages).toHaveLength(2);
     expect(messages[1]).toContain("Re-check CI. Only act if still failing.");
     expect(messages[1]).toContain("Cancel once CI is green or the PR is merged.");
-    expect(opened.store.reminders.get(reminder.id)?.status).toBe("done");
+    expect(opened.syncStore.reminders.get(reminder.id)?.status).toBe("done");
 
     await clock.advance(24 * 60 * 60 * 1000);
     expect(await received(opened, conversation.sessionId)).toHaveLength(2);
@@ -120,7 +120,7 @@ describe("reminders", () => {
     const messages = await received(second, conversation.sessionId);
     expect(messages).toHaveLength(2);
     expect(messages[1]).toContain("Re-check CI for https://github.com/acme/api/pull/7.");
-    expect(second.store.reminders.get(id)?.nextFireAt).toBe("2026-03-02T10:00:00.000Z");
+    expect(second.syncStore.reminders.get(id)?.nextFireAt).toBe("2026-03-02T10:00:00.000Z");
   });
 
   it("a cancelled reminder never fires; a handler returning stop ends it", async () => {
@@ -130,10 +130,10 @@ describe("reminders", () => {
     await opened.runtime.hostServices.reminders.cancel(cancelled.id);
     const stopping = opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:x/y#2", every: "5m", handler: "ci_recheck", args: { stop: true } });
     await clock.advance(10 * 60 * 1000);
-    expect(opened.store.sessions.findByToken("drive", "pr:x/y#1")).toBeUndefined();
-    expect(opened.store.sessions.findByToken("drive", "pr:x/y#2")).toBeUndefined();
-    expect(opened.store.reminders.get(cancelled.id)?.status).toBe("cancelled");
-    expect(opened.store.reminders.get(stopping.id)?.status).toBe("done");
+    expect(opened.syncStore.sessions.findByToken("drive", "pr:x/y#1")).toBeUndefined();
+    expect(opened.syncStore.sessions.findByToken("drive", "pr:x/y#2")).toBeUndefined();
+    expect(opened.syncStore.reminders.get(cancelled.id)?.status).toBe("cancelled");
+    expect(opened.syncStore.reminders.get(stopping.id)?.status).toBe("done");
     expect(await opened.runtime.hostServices.reminders.list()).toEqual([]);
   });
 
@@ -143,7 +143,7 @@ describe("reminders", () => {
     const { id } = opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/web#3", every: "1h", prompt: "Look again." }, me);
     const first = await opened.automation.dispatchReminder(id);
     expect(first.action).toBe("delivered");
-    const session = opened.store.sessions.findByToken("drive", "pr:acme/web#3")!;
+    const session = opened.syncStore.sessions.findByToken("drive", "pr:acme/web#3")!;
     expect(first.sessionIds).toEqual([session.id]);
     expect(session.principal).toEqual(me);
     await settle(opened, session.id);
@@ -170,7 +170,7 @@ describe("reminders", () => {
     expect(ran).toBe(1);
     await stop(first);
     const second = await start(root, clock);
-    const warnings = second.store.logs.list({ limit: 50 }).filter((row) => row.msg.includes(`Reminder ${id} used an inline run handler`));
+    const warnings = second.syncStore.logs.list({ limit: 50 }).filter((row) => row.msg.includes(`Reminder ${id} used an inline run handler`));
     expect(warnings).toHaveLength(1);
     await clock.advance(60 * 60 * 1000);
     expect(ran).toBe(1);
@@ -199,7 +199,7 @@ describe("reminders", () => {
     const again = opened.automation.createReminder({ sessionId: turn.sessionId, every: "1d", prompt: "Daily look." });
     await opened.runtime.followUp(turn.sessionId, { message: `reminders_cancel {"id":"${again.id}"}`, principal: me });
     await settle(opened, turn.sessionId);
-    expect(opened.store.reminders.get(again.id)?.status).toBe("cancelled");
+    expect(opened.syncStore.reminders.get(again.id)?.status).toBe("cancelled");
   });
 
   it("refuses malformed reminders with a message naming the problem", async () => {

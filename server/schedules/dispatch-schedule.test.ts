@@ -16,16 +16,16 @@ afterAll(async () => {
 });
 
 const types = async (sessionId: string) =>
-  (await opened.runtime.events(sessionId, opened.store.sessions.get(sessionId)!.principal)).map((event: AnyBdkEvent) => event.type);
+  (await opened.runtime.events(sessionId, opened.syncStore.sessions.get(sessionId)!.principal)).map((event: AnyBdkEvent) => event.type);
 
 describe("dispatchSchedule", () => {
   it("a handler schedule calls tools and hands work into a channel as its own principal", async () => {
     const { scheduleId, sessionIds } = await opened.automation.dispatchSchedule("alert-sweep");
     expect(scheduleId).toBe("alert-sweep");
     expect(sessionIds).toHaveLength(1);
-    const session = opened.store.sessions.get(sessionIds[0])!;
+    const session = opened.syncStore.sessions.get(sessionIds[0])!;
     expect(session).toMatchObject({ channel: "webhook", mode: "chat", principal: { type: "app", id: "schedule/alert-sweep" } });
-    expect(opened.store.kv.get(opened.agent.name, "incidents:checks")).toBe(1);
+    expect(opened.syncStore.kv.get(opened.agent.name, "incidents:checks")).toBe(1);
 
     await opened.runtime.idle(session.id);
     await opened.automation.channels.delivery.settled();
@@ -34,12 +34,12 @@ describe("dispatchSchedule", () => {
       .events(session.id, session.principal))
       .filter((event) => event.type === "message.completed" && event.data.finishReason !== "tool-calls")
       .at(-1);
-    expect(opened.store.kv.get(opened.agent.name, "delivered:")).toBe((answer?.data as { text: string }).text);
+    expect(opened.syncStore.kv.get(opened.agent.name, "delivered:")).toBe((answer?.data as { text: string }).text);
   });
 
   it("a markdown schedule starts a task session with its body as the prompt", async () => {
     const { sessionIds } = await opened.automation.dispatchSchedule("daily-summary");
-    const session = opened.store.sessions.get(sessionIds[0])!;
+    const session = opened.syncStore.sessions.get(sessionIds[0])!;
     expect(session).toMatchObject({ mode: "task", channel: "schedule", principal: { type: "app", id: "schedule/daily-summary" } });
     await opened.runtime.idle(session.id);
     expect((await types(session.id)).at(-1)).toBe("session.completed");

@@ -53,8 +53,8 @@ describe("the side-effect ledger", () => {
     const stateRoot = tmp();
     const store = openStore(stateRoot);
     try {
-      const log = new SessionEventLog(asyncStore(store), createLogger(store), () => new Date());
       const ledgerStore = asyncStore(store);
+      const log = new SessionEventLog(ledgerStore, createLogger(ledgerStore), () => new Date());
       const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
       store.turns.create({ id: "turn_1", sessionId: session.id, status: "running", message: "pay" });
       const call = { toolCallId: "call_1", name: "pay_invoice", input: { invoice: "inv_9" } };

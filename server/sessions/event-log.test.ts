@@ -37,7 +37,7 @@ const texts = (events: readonly AnyBdkEvent[]) => events.map((event) => (event.d
 describe("SessionEventLog", () => {
   it("stores and publishes one session's appends in the order they were made, even when the store answers out of order", async () => {
     const { store, slow } = slowStore();
-    const log = new SessionEventLog(slow, createLogger(store), () => new Date());
+    const log = new SessionEventLog(slow, createLogger(slow), () => new Date());
     const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
     const published: AnyBdkEvent[] = [];
     log.observe((_sessionId, events) => published.push(...events));
@@ -51,7 +51,7 @@ describe("SessionEventLog", () => {
 
   it("publishes what a log transaction appended only once it commits, and nothing of one that rolls back", async () => {
     const { store, slow } = slowStore();
-    const log = new SessionEventLog(slow, createLogger(store), () => new Date());
+    const log = new SessionEventLog(slow, createLogger(slow), () => new Date());
     const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
     const published: string[] = [];
     log.observe((_sessionId, events) => published.push(...texts(events)));
@@ -79,7 +79,7 @@ describe("SessionEventLog", () => {
 
   it("keeps the events buffered before a log transaction that fails, stored and published in order", async () => {
     const { store, slow } = slowStore();
-    const log = new SessionEventLog(slow, createLogger(store), () => new Date());
+    const log = new SessionEventLog(slow, createLogger(slow), () => new Date());
     const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
     const published: string[] = [];
     log.observe((_sessionId, events) => published.push(...texts(events)));

@@ -17,7 +17,7 @@ import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft } from "../protocol/events.ts";
 import type { AsyncRepositories, AsyncStore } from "../store/async-store.ts";
-import type { TurnRow } from "../store/types.ts";
+import type { SessionRow, TurnRow } from "../store/types.ts";
 import { IN_DOUBT_MESSAGE } from "./call-ledger.ts";
 import type { SessionEventLog, TransactionAppend } from "./event-log.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
@@ -39,7 +39,7 @@ export interface Recovered {
   /** Turns parked on a pending approval: sessionId → turnId. */
   parked: Map<string, string>;
   /** Files messages of never-started turns brought, to write before each session's next turn. */
-  files: Array<{ sessionId: string; files: Record<string, string> }>;
+  files: Array<{ session: SessionRow; files: Record<string, string> }>;
 }
 
 export async function recoverTurns(options: RecoveryOptions): Promise<Recovered> {
@@ -65,8 +65,8 @@ async function interrupt(options: RecoveryOptions, store: AsyncRepositories, app
   // A running turn recorded its message when it started; a queued one may not have yet.
   const neverStarted = turn.status === "queued" && !(await store.events.hasTurnEvent(session.id, turn.id, "message.received"));
   if (neverStarted) {
-    const files = turn.workspaceFiles ? checkFiles(options, turn) : undefined;
-    if (files) recovered.files.push({ sessionId: session.id, files: turn.workspaceFiles! });
+    const files = turn.workspaceFiles ? checkFiles(options, session, turn) : undefined;
+    if (files) recovered.files.push({ session, files: turn.workspaceFiles! });
     drafts.push({ type: "message.received", turnId: turn.id, data: { message: turn.message, ...(files ? { workspaceFiles: files } : {}) } });
   }
   if (!neverStarted) drafts.push(...(await settleCalls(store, session.id, turn.id)));
@@ -103,9 +103,9 @@ async function settleCalls(store: AsyncRepositories, sessionId: string, turnId: 
 }
 
 /** The paths of the files a message brought, checked against the workspace as it is now; a bad one is logged and leaves them out. */
-function checkFiles(options: RecoveryOptions, turn: TurnRow): string[] | undefined {
+function checkFiles(options: RecoveryOptions, session: SessionRow, turn: TurnRow): string[] | undefined {
   try {
-    return options.workspaces.check(turn.sessionId, turn.workspaceFiles!);
+    return options.workspaces.check(session, turn.workspaceFiles!);
   } catch (error) {
     options.logger.warn(`The workspace files of interrupted turn ${turn.id} cannot be written: ${messageOf(error)}`);
     return undefined;

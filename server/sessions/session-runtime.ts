@@ -13,8 +13,7 @@ import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
 import type { ModelCall, TurnTrace } from "../protocol/model-calls.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
-import { type AsyncStore, type AsyncTransaction, asyncStore } from "../store/async-store.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
 import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
 import { ApprovalDesk } from "./approval-desk.ts";
 import { SessionEventLog } from "./event-log.ts";
@@ -35,7 +34,8 @@ import { DIRECT_CALLS_WORKSPACE, SessionWorkspaces } from "./workspaces.ts";
 
 export interface SessionRuntimeOptions {
   agent: ResolvedAgent;
-  store: Store;
+  /** SQLite (`asyncStore(openStore(…))`) or Postgres (`openPgStore`). */
+  store: AsyncStore;
   stateRoot: string;
   logger: Logger;
   /** Resolves the model chain for a turn; throws `model_unavailable` when none can run. */
@@ -122,10 +122,8 @@ export interface FollowUpAnswer {
  */
 export class SessionRuntime {
   agent: ResolvedAgent;
-  /** The agent's store behind the async contract: callers that accept a message in their own transaction (a delivery id, a reminder's tick) open it here. */
+  /** The agent's store: callers that accept a message in their own transaction (a delivery id, a reminder's tick) open it here. */
   readonly store: AsyncStore;
-  /** The same store, synchronous: what a synchronous callback must read (the directory a session chose). */
-  private readonly syncStore: Store;
   /** `memoryHook`: every completed turn, shared by all sessions (`memory/journal.jsonl` in each workspace). */
   private readonly journal: MemoryJournal;
   private readonly host: HostServices;
@@ -143,8 +141,7 @@ export class SessionRuntime {
       options.logger.warn(`Memory: could not append to the journal: ${messageOf(error)}`),
     );
     this.agent = options.agent;
-    this.syncStore = options.store;
-    this.store = asyncStore(options.store);
+    this.store = options.store;
     this.now = options.now ?? (() => new Date());
     this.host = options.host ?? createHostServices({ agentName: options.agent.name, store: this.store, logger: options.logger });
     this.log = new SessionEventLog(this.store, options.logger, this.now);
@@ -154,11 +151,7 @@ export class SessionRuntime {
       }
     });
     this.lives = new LiveSessions(options.idleSessionsCached);
-    this.workspaces = new SessionWorkspaces({
-      agent: () => this.agent,
-      stateRoot: options.stateRoot,
-      chosenDir: (sessionId) => (this.lives.get(sessionId)?.session ?? this.syncStore.sessions.get(sessionId))?.workspaceDir,
-    });
+    this.workspaces = new SessionWorkspaces({ agent: () => this.agent, stateRoot: options.stateRoot });
     this.approvals = new ApprovalDesk(
       this.store,
       (sessionId, drafts) => this.log.append(sessionId, drafts),
@@ -346,7 +339,7 @@ export class SessionRuntime {
         "The continuation token is stale: use the token returned by the last accepted message.",
       );
     }
-    if (input.workspaceFiles) this.workspaces.check(sessionId, input.workspaceFiles);
+    if (input.workspaceFiles) this.workspaces.check(session, input.workspaceFiles);
     return this.store.transaction(async (tx) => {
       let token = session.continuationToken ?? newContinuationToken();
       // Only tokens the HTTP channel issued rotate: a channel's own token (`pr:acme/checkout#42`)
@@ -416,8 +409,7 @@ export class SessionRuntime {
    * once that turn has ended.
    */
   async deleteSession(sessionId: string, principal: Principal): Promise<void> {
-    await this.requireSession(sessionId, principal);
-    const ownDir = this.workspaces.ownDir(sessionId);
+    const ownDir = this.workspaces.ownDir(await this.requireSession(sessionId, principal));
     this.log.mute(sessionId);
     const ended = this.chain.abandon(sessionId);
     await this.store.sessions.delete(sessionId);
@@ -502,14 +494,12 @@ export class SessionRuntime {
    */
   async modelOffer(principal: Principal, sessionId?: string): Promise<ModelOffer> {
     const agent = this.agent;
-    const session = sessionId
-      ? await this.requireSession(sessionId, principal)
-      : { id: "", principal, channel: "http", dryRun: false, fork: null };
+    const session = sessionId ? await this.requireSession(sessionId, principal) : undefined;
     return await modelOffer({
       services: this.services,
       agent,
-      session,
-      workspaceDir: sessionId ? this.workspaces.dirOf(sessionId) : NEW_SESSION_WORKSPACE,
+      session: session ?? { id: "", principal, channel: "http", dryRun: false, fork: null },
+      workspaceDir: session ? this.workspaces.dirOf(session) : NEW_SESSION_WORKSPACE,
       connectionTools: await connectionTools(this.options.mcp, agent),
       // A preview runs nothing: the `task` tool it lists is never called.
       emit: () => {},
@@ -529,9 +519,9 @@ export class SessionRuntime {
     const tool = authoredTools(this.agent).find((candidate) => candidate.name === name);
     if (!tool) throw new BdkError("not_found", `No tool named "${name}". See GET /v1/tools for the list.`);
     const session = options.sessionId ? await this.requireSession(options.sessionId, options.principal) : undefined;
-    const workspaceId = session?.id ?? DIRECT_CALLS_WORKSPACE;
-    if (tool.execution === "agent") await this.workspaces.prepare(workspaceId, this.agent);
-    const scope = { session, workspaceDir: this.workspaces.dirOf(workspaceId) };
+    const owner = session ?? DIRECT_CALLS_WORKSPACE;
+    if (tool.execution === "agent") await this.workspaces.prepare(owner, this.agent);
+    const scope = { session, workspaceDir: this.workspaces.dirOf(owner) };
     const ctx = toolContextFor(this.services, this.agent, scope, undefined, new AbortController().signal);
     return executeTool(tool, input, ctx);
   }
@@ -598,9 +588,9 @@ export class SessionRuntime {
       now: this.now,
     });
     for (const [sessionId, turnId] of parked) this.chain.park(sessionId, turnId);
-    for (const { sessionId, files: sent } of files) {
-      this.chain.beforeNextTurn(sessionId, `Could not write the workspace files of session ${sessionId} after a restart`, () =>
-        this.workspaces.write(sessionId, sent),
+    for (const { session, files: sent } of files) {
+      this.chain.beforeNextTurn(session.id, `Could not write the workspace files of session ${session.id} after a restart`, () =>
+        this.workspaces.write(session, sent),
       );
     }
     return interrupted;
@@ -645,7 +635,7 @@ export class SessionRuntime {
     const ctx = toolContextFor(
       this.services,
       this.agent,
-      { session, workspaceDir: this.workspaces.dirOf(sessionId) },
+      { session, workspaceDir: this.workspaces.dirOf(session) },
       undefined,
       new AbortController().signal,
     );

@@ -96,9 +96,9 @@ export class TurnExecutor {
     // Laid out for a resumed turn too: a fork's first turn may pick up a cut turn in its new workspace.
     let written: string[] | undefined;
     try {
-      await workspaces.prepare(sessionId, agent);
-      await shareJournal(this.options.journal, agent, session, workspaces.dirOf(sessionId));
-      if (start.workspaceFiles) written = await workspaces.write(sessionId, start.workspaceFiles);
+      await workspaces.prepare(session, agent);
+      await shareJournal(this.options.journal, agent, session, workspaces.dirOf(session));
+      if (start.workspaceFiles) written = await workspaces.write(session, start.workspaceFiles);
     } catch (error) {
       if (start.message !== undefined) await receive({ message: start.message });
       return this.finish(session, turnId, { status: "failed", code: "workspace", message: messageOf(error) }, true);
@@ -127,7 +127,7 @@ export class TurnExecutor {
       startedAt: services.now().toISOString(),
       ...(start.workspaceFiles ? { workspaceFiles: null } : {}),
     });
-    const scope = { session, workspaceDir: workspaces.dirOf(sessionId), turnId };
+    const scope = { session, workspaceDir: workspaces.dirOf(session), turnId };
     const gate = this.options.approvals.gateFor(sessionId, turnId, controller.signal);
     // A fork's overrides; every other session runs the agent as loaded.
     const overrides = session.fork?.overrides;

@@ -9,10 +9,17 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { planWorkspaceFiles, prepareWorkspace, writeWorkspaceFiles } from "../harness/workspace.ts";
 import type { ResolvedAgent } from "../load/types.ts";
+import type { SessionRow } from "../store/types.ts";
 import { RecentMap } from "./recent-map.ts";
 
+/**
+ * Whose workspace: a session's row (the directory its channel chose when it
+ * started is on it, so no lookup is needed), or `DIRECT_CALLS_WORKSPACE`.
+ */
+export type WorkspaceOwner = Pick<SessionRow, "id" | "workspaceDir">;
+
 /** Direct calls outside any session share one workspace. */
-export const DIRECT_CALLS_WORKSPACE = "direct-calls";
+export const DIRECT_CALLS_WORKSPACE: WorkspaceOwner = { id: "direct-calls", workspaceDir: null };
 
 /** Enough for every session active at once; forgetting one only costs laying it out again. */
 const REMEMBERED_WORKSPACES = 4096;
@@ -20,8 +27,6 @@ const REMEMBERED_WORKSPACES = 4096;
 export interface SessionWorkspacesOptions {
   agent: () => ResolvedAgent;
   stateRoot: string;
-  /** The directory a session's channel chose when it started (a PR worktree), if any. */
-  chosenDir: (sessionId: string) => string | null | undefined;
 }
 
 export class SessionWorkspaces {
@@ -37,8 +42,8 @@ export class SessionWorkspaces {
    * else `<local.cwd>/<sessionId>`, else `<stateRoot>/workspaces/<sessionId>`.
    * Relative paths are from the project root. Created on first use.
    */
-  dirOf(sessionId: string): string {
-    const dir = this.locate(sessionId).dir;
+  dirOf(owner: WorkspaceOwner): string {
+    const dir = this.locate(owner).dir;
     if (!this.made.get(dir)) {
       mkdirSync(dir, { recursive: true });
       this.made.set(dir, true);
@@ -47,37 +52,37 @@ export class SessionWorkspaces {
   }
 
   /** Skills, seed files and agent-tool scripts, once per session and bot version. */
-  async prepare(sessionId: string, agent: ResolvedAgent): Promise<void> {
-    const prepared = this.preparedFor.get(sessionId);
+  async prepare(owner: WorkspaceOwner, agent: ResolvedAgent): Promise<void> {
+    const prepared = this.preparedFor.get(owner.id);
     if (prepared === agent.version) return;
     const agentTools = agent.tools.filter((tool) => tool.execution === "agent");
     if (prepared === undefined && agent.skills.length === 0 && !agent.sandboxDir && agentTools.length === 0) {
       // Nothing to lay out: the directory is the whole workspace (made off the main thread).
-      const { dir } = this.locate(sessionId);
+      const { dir } = this.locate(owner);
       await mkdir(dir, { recursive: true });
       this.made.set(dir, true);
-      this.preparedFor.set(sessionId, agent.version);
+      this.preparedFor.set(owner.id, agent.version);
       return;
     }
     await prepareWorkspace({
-      dir: this.dirOf(sessionId),
+      dir: this.dirOf(owner),
       rootDir: agent.rootDir,
       agentName: agent.name,
       skills: agent.skills,
       seedDir: agent.sandboxDir,
       agentTools,
     });
-    this.preparedFor.set(sessionId, agent.version);
+    this.preparedFor.set(owner.id, agent.version);
   }
 
   /** Checks files a message brings against the workspace as it is now; returns their relative paths, throws naming the first bad one. */
-  check(sessionId: string, files: Record<string, string>): string[] {
-    return planWorkspaceFiles(this.dirOf(sessionId), files).map((file) => file.relative);
+  check(owner: WorkspaceOwner, files: Record<string, string>): string[] {
+    return planWorkspaceFiles(this.dirOf(owner), files).map((file) => file.relative);
   }
 
   /** Writes the files a message brought; returns their relative paths. */
-  write(sessionId: string, files: Record<string, string>): Promise<string[]> {
-    return writeWorkspaceFiles(this.dirOf(sessionId), files);
+  write(owner: WorkspaceOwner, files: Record<string, string>): Promise<string[]> {
+    return writeWorkspaceFiles(this.dirOf(owner), files);
   }
 
   /**
@@ -85,9 +90,9 @@ export class SessionWorkspaces {
    * `<local.cwd>/<id>`), to remove with it; undefined for a shared
    * `local.workspaceDir` or a directory its channel chose.
    */
-  ownDir(sessionId: string): string | undefined {
-    const { dir, own } = this.locate(sessionId);
-    return own && path.basename(dir) === sessionId ? dir : undefined;
+  ownDir(owner: WorkspaceOwner): string | undefined {
+    const { dir, own } = this.locate(owner);
+    return own && path.basename(dir) === owner.id ? dir : undefined;
   }
 
   /** Removes a directory `ownDir` returned, and forgets the session. */
@@ -97,14 +102,12 @@ export class SessionWorkspaces {
     await rm(dir, { recursive: true, force: true });
   }
 
-  private locate(sessionId: string): { dir: string; own: boolean } {
+  private locate(owner: WorkspaceOwner): { dir: string; own: boolean } {
     const { rootDir, config } = this.options.agent();
     const local = config.local;
-    // The direct-calls workspace belongs to no session: nothing to look up.
-    const chosen = sessionId === DIRECT_CALLS_WORKSPACE ? undefined : this.options.chosenDir(sessionId);
-    if (chosen) return { dir: chosen, own: false };
+    if (owner.workspaceDir) return { dir: owner.workspaceDir, own: false };
     if (local?.workspaceDir) return { dir: path.resolve(rootDir, local.workspaceDir), own: false };
     const base = local?.cwd ? path.resolve(rootDir, local.cwd) : path.join(this.options.stateRoot, "workspaces");
-    return { dir: path.join(base, sessionId), own: sessionId !== DIRECT_CALLS_WORKSPACE };
+    return { dir: path.join(base, owner.id), own: owner.id !== DIRECT_CALLS_WORKSPACE.id };
   }
 }

@@ -3,6 +3,7 @@ import type { ModelCandidate } from "../../server/harness/run-turn.ts";
 import type { AgentConfig, ResolvedAgent } from "../../server/load/types.ts";
 import { createScriptedModel } from "../../server/models/index.ts";
 import { SessionRuntime, type SessionRuntimeOptions } from "../../server/sessions/session-runtime.ts";
+import { asyncStore } from "../../server/store/async-store.ts";
 import { openStore, type Store } from "../../server/store/index.ts";
 
 export interface TestRuntime {
@@ -27,11 +28,12 @@ export function startTestRuntime(options: {
   mcp?: SessionRuntimeOptions["mcp"];
 }): TestRuntime {
   const store = openStore(options.stateRoot);
+  const logger = createLogger(asyncStore(store));
   const runtime = new SessionRuntime({
     agent: options.agent,
-    store,
+    store: asyncStore(store),
     stateRoot: options.stateRoot,
-    logger: createLogger(store),
+    logger,
     resolveModels: (config, agentName) => {
       options.onResolve?.(config);
       return options.models ?? [{ id: "scripted", model: createScriptedModel({ agentName, stepDelayMs: options.stepDelayMs }) }];
@@ -45,6 +47,7 @@ export function startTestRuntime(options: {
     store,
     async close() {
       await runtime.close();
+      await logger.flush();
       store.close();
     },
   };

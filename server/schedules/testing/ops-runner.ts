@@ -1,5 +1,6 @@
 import type { ScheduleDefinition } from "../../authoring/schedules.ts";
 import { createLogger } from "../../host/logger.ts";
+import { asyncStore } from "../../store/async-store.ts";
 import type { Store } from "../../store/index.ts";
 import type { Clock } from "../clock.ts";
 import { ScheduleRunner } from "../schedule-runner.ts";
@@ -18,7 +19,7 @@ export function opsRunner(
     store,
     agentName: "ops",
     clock,
-    logger: createLogger(store),
+    logger: createLogger(asyncStore(store)),
     holder,
     leaseMs,
     fire: async (name) => fired(name),
