@@ -27,6 +27,8 @@ export interface ServeOptions {
   /** Serve the documentation pages at /docs (default true). */
   docs?: boolean;
   stateRoot?: string;
+  /** `--database-url postgres://…`: sessions on Postgres, shared by every server given the same URL (one project only). */
+  databaseUrl?: string;
   model?: string;
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
@@ -103,6 +105,10 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
   const bySlug = new Map<string, OpenedAgent>();
   try {
     const inFolder = projects.length > 1 || mode === "multi";
+    if (options.databaseUrl && inFolder) {
+      // The tables are not divided by agent: two agents on one database would see each other's sessions.
+      throw new BdkError("invalid_request", `A database URL serves one project; ${root} is a folder of ${projects.length} (serve each with its own database).`);
+    }
     for (const project of projects) {
       const stateRoot = inFolder ? path.join(options.stateRoot ?? defaultStateRoot(root), project.slug) : (options.stateRoot ?? defaultStateRoot(project.dir));
       opened.push(
@@ -110,6 +116,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
           // A folder whose agent fails to load is refused naming that agent.
           slug: inFolder ? project.slug : undefined,
           stateRoot,
+          databaseUrl: options.databaseUrl,
           env: options.env,
           dev: options.dev,
           model: options.model,

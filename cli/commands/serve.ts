@@ -16,6 +16,7 @@ const SERVE_FLAGS: FlagSpec[] = [
   { name: "schedules", type: "boolean", description: "fire schedules (--no-schedules)", default: true },
   { name: "docs", type: "boolean", description: "serve the documentation at /docs (--no-docs)", default: true },
   { name: "state-root", type: "string", description: "state directory", default: "<dir>/.bdk/state" },
+  { name: "database-url", type: "string", description: "store sessions in Postgres (postgres://…), shared by every server given it; BDK_DATABASE_URL when the flag is absent" },
   { name: "model", type: "string", description: "model id for every agent, overrides BDK_MODEL" },
   ...OBSERVABILITY_FLAGS,
 ];
@@ -61,6 +62,7 @@ async function runServer(args: ParsedArgs, io: CommandIO, dev: boolean): Promise
       docs: args.flags.docs !== false,
       schedules: args.flags.schedules !== false,
       stateRoot: stringFlag(args, "state-root"),
+      databaseUrl: stringFlag(args, "database-url") ?? (io.env.BDK_DATABASE_URL || undefined),
       model: stringFlag(args, "model"),
       env: io.env,
       log,

@@ -43,6 +43,8 @@ export interface PgStoreOptions {
    * for ever (see transaction.ts).
    */
   idleInTransactionMs?: number;
+  /** How long opening a connection may take before the open (or a query) fails (default 10 s): an unreachable database is an error, not a hang. */
+  connectTimeoutMs?: number;
 }
 
 export interface PgStore extends AsyncStore {
@@ -109,12 +111,35 @@ async function inSavepoint<T>(open: OpenTransaction, work: (tx: AsyncTransaction
   return result;
 }
 
+/** The URL as it may be shown: without its password. */
+function shownUrl(url: URL): string {
+  const shown = new URL(url);
+  if (shown.password) shown.password = "***";
+  return shown.toString();
+}
+
+/** `url` parsed, or an error naming what is wrong with it (never echoing a password). */
+function parseDatabaseUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error("The database URL is not a URL: expected postgres://user:password@host:5432/database.");
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new Error(`The database URL must start with postgres:// or postgresql://, got ${parsed.protocol}//.`);
+  }
+  return parsed;
+}
+
 export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
+  const parsed = parseDatabaseUrl(url);
   const clock = options.clock ?? (() => new Date());
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
     idle_in_transaction_session_timeout: options.idleInTransactionMs ?? 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
   });
   // An idle connection the server ends is an `error` on the pool: the pool discards it and the next query opens another.
   pool.on("error", () => undefined);
@@ -122,7 +147,9 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     await migratePg(pool);
   } catch (error) {
     await pool.end();
-    throw error;
+    // One line naming the database: the driver's message alone (ECONNREFUSED, a timeout) does not say which.
+    const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0] || (error as { code?: string }).code;
+    throw new Error(`Could not open the Postgres database ${shownUrl(parsed)}: ${reason}`);
   }
   const shared: Shared = { now: () => clock().toISOString(), holder: nodeHolder(), sinceTrim: new Map(), logRetention: options.logRetention, modelCallChains: new ModelCallChains() };
   const onPool: PgContext = { db: pgDb(pool), now: shared.now, afterCommit: (effect) => effect() };
