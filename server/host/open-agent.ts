@@ -59,8 +59,6 @@ export interface OpenedAgent {
    * are refused, so it holds eval runs only.
    */
   syncStore: Store;
-  /** Whether `store` is a database other nodes may share (Postgres). */
-  shared: boolean;
   logger: StoringLogger;
   stateRoot: string;
   /** Channels, schedules and reminders. */
@@ -121,6 +119,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     );
   }
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
+  // A database other nodes may share.
   const shared = options.databaseUrl !== undefined;
   if (shared) refuseUnsharedAutomation(agent, agentLabel(dir, options.slug));
   const syncStore = openStore(stateRoot);
@@ -190,7 +189,6 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     runtime,
     store,
     syncStore,
-    shared,
     logger,
     stateRoot,
     automation,
