@@ -5,8 +5,10 @@
  * servers on one database serve the same session: replayed from either, a
  * follow-up accepted on the other, indexes gap-free.
  */
+import { createServer, type Socket } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPgStore } from "../server/store/pg/store.ts";
 import { BIN, KIT_DIR, readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
 import { startProcess } from "./support/run-process.ts";
@@ -115,6 +117,21 @@ describe("a database URL bdk serve cannot use", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^bdk serve: Could not open the Postgres database postgres:\/\/bot:\*\*\*@127\.0\.0\.1:1\/bots: .*ECONNREFUSED/);
   }, 120_000);
+
+  it("gives up on a database that accepts the connection and never answers", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      await expect(openPgStore(`postgres://bot@127.0.0.1:${port}/bots`, { connectTimeoutMs: 300 })).rejects.toThrow(
+        new RegExp(`^Could not open the Postgres database postgres://bot@127\\.0\\.0\\.1:${port}/bots: .*timeout`),
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
 
   it("refuses an agent with channels, which do not run on Postgres yet", async () => {
     const { code, lines } = await refused(["--dir", path.join(KIT_DIR, "bot-examples", "pr-approver"), "--database-url", database.url]);
