@@ -7,6 +7,7 @@
 import { historyFromEvents } from "../harness/history.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft, Principal } from "../protocol/events.ts";
+import type { ForkedTurn } from "../store/model-calls.ts";
 import type { RunOverrides } from "../store/types.ts";
 import { parkedTurnFromEvents } from "./parked-turn.ts";
 import { checkCallStubs } from "./run-overrides.ts";
@@ -24,16 +25,13 @@ export interface ForkCut {
   forkedAt: number;
   /** A cut inside a turn: how the fork's first turn (`turnId`, the id its inherited events carry) picks it up. */
   pickUp?: TurnStart;
-  /** The source turns the fork inherits, for their model steps' records (the Trace tab's content) to come along. */
-  turns: InheritedTurn[];
-}
-
-export interface InheritedTurn {
-  sourceTurnId: string;
-  /** The id its events carry in the fork: the same, or the fork's first turn's for the cut turn. */
-  forkTurnId: string;
-  /** The cut turn keeps the records of the steps whose answer it inherited (`scope` "" and the step number) and of the subagent calls whose result it inherited. */
-  keeps?: { steps: Set<number>; scopes: Set<string> };
+  /**
+   * The source turns the fork inherits, for their model steps' records (the
+   * Trace tab's content) to come along: under the id their events carry in
+   * the fork (the same, or the fork's first turn's for the cut turn, which
+   * keeps the records of the steps and subagent calls whose answer it inherited).
+   */
+  turns: ForkedTurn[];
 }
 
 /** `owner` and `channel` are the fork's own: its `session.started` says who holds it and where it lives. */
@@ -61,7 +59,7 @@ export function cutForFork(
   return { inherited, message: cut.message, forkedAt: cut.forkedAt, ...(cut.pickUp ? { pickUp: cut.pickUp } : {}), turns: inheritedTurns(cut, fork.turnId) };
 }
 
-function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
+function inheritedTurns(cut: Kept, forkTurnId: string): ForkedTurn[] {
   const ids = [...new Set(cut.kept.flatMap((event) => (event.turnId ? [event.turnId] : [])))];
   return ids.map((turnId) => {
     if (turnId !== cut.cutTurnId) return { sourceTurnId: turnId, forkTurnId: turnId };
@@ -76,7 +74,7 @@ function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
       // A subagent's records come along once its task call has its result: before that, the fork runs the call (the subagent) again.
       if (event.type === "action.result") scopes.add(event.data.toolCallId);
     }
-    return { sourceTurnId: turnId, forkTurnId, keeps: { steps, scopes } };
+    return { sourceTurnId: turnId, forkTurnId, keeps: { steps: [...steps], scopes: [...scopes] } };
   });
 }
 
