@@ -160,12 +160,13 @@ export function createModelCallsRepository(ctx: StoreContext): ModelCallsReposit
   );
 
   // rowid order: each chain's rows land in the fork in the order they were written, so they fold as in the source.
+  // CROSS JOIN keeps the turns outside: one primary-key lookup per turn, not the turns' JSON scanned for every row of the session.
   const copy = sqlite.prepare<[{ source: string; fork: string; turns: string }]>(
     `INSERT INTO model_calls (session_id, turn_id, scope, step, started_at, duration_ms, system, tools, request, response)
      SELECT @fork, t.fork_turn, m.scope, m.step, m.started_at, m.duration_ms, m.system, m.tools, m.request, m.response
      FROM (SELECT json_extract(value, '$.source_turn') AS source_turn, json_extract(value, '$.fork_turn') AS fork_turn, json_extract(value, '$.keeps') AS keeps
            FROM json_each(@turns)) t
-     JOIN model_calls m ON m.session_id = @source AND m.turn_id = t.source_turn
+     CROSS JOIN model_calls m ON m.session_id = @source AND m.turn_id = t.source_turn
      WHERE t.keeps IS NULL
         OR (m.scope = '' AND m.step IN (SELECT value FROM json_each(t.keeps, '$.steps')))
         OR m.scope IN (SELECT value FROM json_each(t.keeps, '$.scopes'))
