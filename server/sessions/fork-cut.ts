@@ -7,6 +7,7 @@
 import { historyFromEvents } from "../harness/history.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft, Principal } from "../protocol/events.ts";
+import { cutsInsideTurn, isAfterFinalAnswer } from "../protocol/fork-points.ts";
 import type { ForkedTurn } from "../store/model-calls.ts";
 import type { RunOverrides } from "../store/types.ts";
 import { parkedTurnFromEvents } from "./parked-turn.ts";
@@ -112,10 +113,16 @@ function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex
   const at = events.find((event) => event.index === afterIndex);
   const turnId = at?.turnId;
   const message = turnId ? events.find((event) => event.turnId === turnId && event.type === "message.received") : undefined;
-  if (!at || !turnId || !message || message.type !== "message.received" || at.type === "turn.completed" || at.type === "turn.failed") {
+  if (!at || !turnId || !message || message.type !== "message.received" || !cutsInsideTurn(at)) {
     throw new BdkError(
       "invalid_request",
       `afterIndex ${afterIndex} is not an event inside a turn of session ${sourceId}: a fork continues a turn from one of its events before the turn's end; to fork at a turn boundary, send beforeIndex with a message index (${messageIndexes(events)}).`,
+    );
+  }
+  if (isAfterFinalAnswer(events, afterIndex)) {
+    throw new BdkError(
+      "invalid_request",
+      `afterIndex ${afterIndex} comes after the final answer of its turn in session ${sourceId}: a fork there has nothing left to run; to have the turn answered again, send beforeIndex ${message.index} (its message), or cut after an event before the answer.`,
     );
   }
   const kept = events.filter((event) => event.index <= afterIndex);

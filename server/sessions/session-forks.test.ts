@@ -197,7 +197,7 @@ it("fork after any other event inside a turn: the model continues from the histo
 
 it("refuses a cut after a turn's end or outside a turn, and an edited message on a cut inside a turn", async () => {
   const { test, sourceId, indexOf } = await toolTurnSource();
-  for (const afterIndex of [indexOf("turn.completed"), indexOf("session.started"), 999]) {
+  for (const afterIndex of [indexOf("turn.completed"), indexOf("session.started"), indexOf("message.received"), 999]) {
     await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex } })).rejects.toThrow(
       new RegExp(`afterIndex ${afterIndex} is not an event inside a turn of session ${sourceId}: .* beforeIndex with a message index \\(1\\)`),
     );
@@ -205,6 +205,17 @@ it("refuses a cut after a turn's end or outside a turn, and an edited message on
   await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("actions.requested") }, message: "edited" })).rejects.toThrow(
     /message is for a fork before a user message/,
   );
+  expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
+});
+
+it("refuses a cut at or after a turn's final answer, naming the event and the message to fork before", async () => {
+  const { test, sourceId, sourceEvents, indexOf } = await toolTurnSource();
+  const answer = sourceEvents.findLast((event) => event.type === "message.completed")!.index;
+  for (const afterIndex of [answer, answer + 1]) {
+    await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex } })).rejects.toThrow(
+      `afterIndex ${afterIndex} comes after the final answer of its turn in session ${sourceId}: a fork there has nothing left to run; to have the turn answered again, send beforeIndex ${indexOf("message.received")}`,
+    );
+  }
   expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
 });
 
