@@ -6,7 +6,7 @@
  */
 import { historyFromEvents } from "../harness/history.ts";
 import { BdkError } from "../protocol/errors.ts";
-import type { AnyBdkEvent, EventDraft, Principal } from "../protocol/events.ts";
+import { type AnyBdkEvent, type EventDraft, type Principal, ZERO_USAGE } from "../protocol/events.ts";
 import { cutsInsideTurn, isAfterFinalAnswer } from "../protocol/fork-points.ts";
 import type { ForkedTurn } from "../store/model-calls.ts";
 import type { RunOverrides } from "../store/types.ts";
@@ -18,7 +18,12 @@ import type { TurnStart } from "./turn-executor.ts";
 export type ForkPoint = { beforeIndex: number } | { afterIndex: number };
 
 export interface ForkCut {
-  /** The source's events the fork inherits, as drafts for the fork's log (same order, so the same indexes). */
+  /**
+   * The source's events the fork inherits, as drafts for the fork's log
+   * (same order, so the same indexes); after a cut inside a step whose
+   * tools never ran, then the fork's own `step.completed` (finishReason
+   * "cut") closing that step: the fork calls the model at the next one.
+   */
   inherited: EventDraft[];
   /** The message the fork's first turn answers: the one at the cut, or the one of the turn it picks up. */
   message: string;
@@ -57,6 +62,9 @@ export function cutForFork(
     const turnId = event.turnId === cut.cutTurnId ? fork.turnId : event.turnId;
     return (turnId ? { type: event.type, turnId, data: event.data } : { type: event.type, data: event.data }) as EventDraft;
   });
+  if (cut.closesStep !== undefined) {
+    inherited.push({ type: "step.completed", turnId: fork.turnId, data: { step: cut.closesStep, durationMs: 0, finishReason: "cut", usage: ZERO_USAGE } });
+  }
   return { inherited, message: cut.message, forkedAt: cut.forkedAt, ...(cut.pickUp ? { pickUp: cut.pickUp } : {}), turns: inheritedTurns(cut, fork.turnId) };
 }
 
@@ -89,6 +97,8 @@ interface Kept {
   /** The source turn the fork's first turn continues (its inherited events take the fork's turn id). */
   cutTurnId?: string;
   pickUp?: TurnStart;
+  /** The open step the cut leaves without a model answer to resume from. */
+  closesStep?: number;
 }
 
 function atMessage(sourceId: string, events: readonly AnyBdkEvent[], beforeIndex: number): Kept {
@@ -132,14 +142,16 @@ function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex
   // Resumed even when every call has its result: resuming closes the step (`step.completed`) before the model goes on.
   const parked = stepOpen ? parkedTurnFromEvents(kept, turnId) : undefined;
   let pickUp: TurnStart;
+  let closesStep: number | undefined;
   if (parked) {
     pickUp = { resume: parked.parked, history: parked.history };
   } else {
     const started = turnEvents.some((event) => event.type === "turn.started");
     const nextStep = lastStep?.type === "step.started" ? lastStep.data.step + 1 : 0;
+    if (stepOpen && lastStep?.type === "step.started") closesStep = lastStep.data.step;
     pickUp = { history: historyFromEvents(kept), ...(started ? { continueAt: nextStep } : {}) };
   }
-  return { kept, message: message.data.message, forkedAt: message.index, cutTurnId: turnId, pickUp };
+  return { kept, message: message.data.message, forkedAt: message.index, cutTurnId: turnId, pickUp, ...(closesStep !== undefined ? { closesStep } : {}) };
 }
 
 function messageIndexes(events: readonly AnyBdkEvent[]): string {

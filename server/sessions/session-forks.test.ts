@@ -273,6 +273,20 @@ it("a cut after a step's last tool result: the fork closes that step before the 
   expect(steps).toEqual(["step.started 0", "step.completed 0", "step.started 1", "step.completed 1"]);
 });
 
+it("a cut inside a step before its tools ran: the fork closes that step (finishReason cut) and calls the model at the next", async () => {
+  const { test, toolCalls, sourceId, indexOf } = await toolTurnSource();
+  const stepStarted = indexOf("step.started");
+  const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: stepStarted } });
+  await fork.done;
+  const events = await test.runtime.events(fork.sessionId, me);
+  expect(events.find((event) => event.index === stepStarted + 1)).toMatchObject({ type: "step.completed", turnId: fork.turnId, data: { step: 0, finishReason: "cut" } });
+  const steps = events.filter((event) => event.type === "step.started" || event.type === "step.completed").map((event) => `${event.type} ${(event.data as { step: number }).step}`);
+  expect(steps.slice(0, 3)).toEqual(["step.started 0", "step.completed 0", "step.started 1"]);
+  expect(steps.filter((step) => step.startsWith("step.started")).length).toBe(steps.filter((step) => step.startsWith("step.completed")).length);
+  // The model asks for the tool again at step 1, where the fork runs it.
+  expect(toolCalls()).toBe(2);
+});
+
 it("a cut inside a step before its model answered: the fork does not inherit the source's record of that step", async () => {
   const { test, sourceId, sourceEvents } = await toolTurnSource();
   const secondStep = sourceEvents.find((event) => event.type === "step.started" && event.data.step === 1)!.index;
@@ -280,8 +294,10 @@ it("a cut inside a step before its model answered: the fork does not inherit the
   await fork.done;
   const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
   const events = await test.runtime.events(fork.sessionId, me);
-  // Each record's reply is one the fork's log holds: step 1's answer in the source was cut off, so its record stays there.
-  const stepsAnswered = events.filter((event) => event.type === "step.completed").map((event) => (event.data as { step: number }).step);
+  // Each record's reply is one the fork's log holds: step 1's answer in the source was cut off (the fork closes it as "cut"), so its record stays there.
+  const stepsAnswered = events
+    .filter((event) => event.type === "step.completed" && event.data.finishReason !== "cut")
+    .map((event) => (event.data as { step: number }).step);
   expect(trace.modelCalls.map((call) => call.step)).toEqual(stepsAnswered);
 });
 
