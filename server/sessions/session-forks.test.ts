@@ -261,6 +261,32 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
   expect(events.filter((event) => event.type === "turn.completed").map((event) => event.turnId)).toEqual([fork.turnId]);
 });
 
+it("a cut after a call in doubt: the fork counts it answered by its in-doubt result and never runs it again", async () => {
+  let runs = 0;
+  // The first run never returns: the process dies during it.
+  const pay = zodTool("pay_invoice", z.object({ invoice: z.string() }), () => (runs++ === 0 ? new Promise<never>(() => {}) : { paid: true }), { effect: () => "write" });
+  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-fork-"));
+  const crashed = startTestRuntime({ stateRoot, agent: testAgent([pay]) });
+  const source = await crashed.runtime.startSession({ message: 'pay_invoice {"invoice": "inv_1"}', principal: me });
+  await expect.poll(() => runs, { message: "the call started" }).toBe(1);
+  crashed.store.close();
+  const prompts: LanguageModelV3Prompt[] = [];
+  const restarted = startTestRuntime({ stateRoot, agent: testAgent([pay]), models: [{ id: "scripted", model: recordingModel(prompts) }] });
+  opened.push(restarted);
+  await restarted.runtime.recover();
+  const inDoubt = (await restarted.runtime.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!;
+  expect(inDoubt).toBeDefined();
+
+  const fork = await restarted.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: inDoubt.index } });
+  expect((await fork.done).status).toBe("completed");
+  expect(runs).toBe(1);
+  const events = await restarted.runtime.events(fork.sessionId, me);
+  expect(events.filter((event) => event.index > inDoubt.index && event.type === "action.result")).toEqual([]);
+  // The model read the in-doubt answer for that call.
+  const toolMessage = prompts[0].find((message) => message.role === "tool");
+  expect(JSON.stringify(toolMessage)).toContain("is in doubt");
+});
+
 it("a cut after a step's last tool result: the fork closes that step before the model goes on", async () => {
   const { test, prompts, toolCalls, sourceId, indexOf } = await toolTurnSource();
   const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("action.result") } });
