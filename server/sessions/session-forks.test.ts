@@ -261,6 +261,19 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
   expect(events.filter((event) => event.type === "turn.completed").map((event) => event.turnId)).toEqual([fork.turnId]);
 });
 
+it("a Stop between a fork's acceptance and its first turn's start stops that turn: the cut step's call never runs", async () => {
+  const { test, toolCalls, sourceId, indexOf } = await toolTurnSource();
+  let done: Promise<unknown> | undefined;
+  // In a caller's transaction the fork's turn cannot start before it commits: the Stop comes in between.
+  await test.runtime.store.transaction(async () => {
+    const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("actions.requested") } });
+    done = fork.done;
+    expect(await test.runtime.stop(fork.sessionId, me)).toBe("stopping");
+  });
+  expect(await done).toMatchObject({ status: "cancelled", code: "cancelled", message: "The turn was stopped." });
+  expect(toolCalls()).toBe(1);
+});
+
 it("a cut after a call in doubt: the fork counts it answered by its in-doubt result and never runs it again", async () => {
   let runs = 0;
   // The first run never returns: the process dies during it.
