@@ -42,8 +42,12 @@ test("fork from a tool call, a raw event and a trace step: each fork picks the c
 
   // Raw: right after the stubbed result; the model goes on from the history up to it.
   await openTab(page, "Raw");
-  await page.getByTestId("raw-row").filter({ hasText: "action.result" }).first().click();
   const detail = page.getByRole("complementary", { name: "Event detail" });
+  // The turn's final answer: nothing is left to run after it, so no fork is offered there.
+  await page.getByTestId("raw-row").filter({ hasText: "message.completed" }).last().click();
+  await expect(detail, "the final answer is selected").toContainText("message.completed");
+  await expect(detail.getByTestId("fork-from-event"), "no fork after a turn's final answer").toHaveCount(0);
+  await page.getByTestId("raw-row").filter({ hasText: "action.result" }).first().click();
   await detail.getByTestId("fork-from-event").click();
   await expect(dialog.getByTestId("fork-event-cut")).toContainText("action.result");
   await page.screenshot({ path: path.join(SCREENSHOTS, "fork-from-event-raw-1280.png") });

@@ -148,12 +148,14 @@ describe("bdk serve --dev on loopback", () => {
   });
 
   it("names what is wrong with a fork request", async () => {
-    const { sessionId } = await curlSession(dev);
+    const { sessionId, answerIndex } = await curlSession(dev);
     const cases: [unknown, RegExp][] = [
       [{ beforeIndex: "1" }, /beforeIndex/],
       [{}, /exactly one of beforeIndex .* and afterIndex/],
       [{ beforeIndex: 1, afterIndex: 2 }, /exactly one of beforeIndex .* and afterIndex/],
       [{ afterIndex: 0 }, /afterIndex 0 is not an event inside a turn/],
+      [{ afterIndex: answerIndex }, new RegExp(`afterIndex ${answerIndex} comes after the final answer of its turn`)],
+      [{ afterIndex: answerIndex + 1 }, new RegExp(`afterIndex ${answerIndex + 1} comes after the final answer of its turn`)],
       [{ beforeIndex: 0 }, /beforeIndex 0 is not a user message/],
       [{ beforeIndex: 1, overrides: { toolResults: { nope: { output: 1 } } } }, /no tool named "nope"/],
       [{ beforeIndex: 1, overrides: { temperature: 2 } }, /temperature/],

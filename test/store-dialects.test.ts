@@ -564,6 +564,42 @@ describe.each(dialects)("store on $name", (dialect) => {
     ]);
   });
 
+  it("modelCalls.copyToFork: the inherited turns' rows land under the fork's ids and fold to the same requests, the cut turn's limited to what it keeps", async () => {
+    const { store } = await fresh();
+    const source = await withSession(store, "ses_source");
+    const fork = await withSession(store, "ses_fork");
+    const record = (n: number, messages: unknown[]) => ({
+      step: n,
+      startedAt: `2025-01-01T00:00:0${n}.000Z`,
+      durationMs: 5,
+      request: { system: "You review PRs.", messages, tools: [], params: { model: "scripted", provider: "bdk", modelId: "scripted" } },
+      response: { text: `answer ${n}`, reasoning: "", toolCalls: [], finishReason: "stop", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 } },
+    });
+    const first = { role: "user", content: "hi" };
+    const second = { role: "user", content: "again" };
+    await store.modelCalls.append(source, "turn_1", "", record(0, [first]));
+    await store.modelCalls.append(source, "turn_2", "", record(0, [first, second]));
+    await store.modelCalls.append(source, "turn_2", "call_kept", record(0, [{ role: "user", content: "sub" }]));
+    await store.modelCalls.append(source, "turn_2", "call_dropped", record(0, [{ role: "user", content: "sub 2" }]));
+    await store.modelCalls.append(source, "turn_2", "", record(1, [first, second, { role: "user", content: "cut off" }]));
+    const copied = await store.modelCalls.copyToFork(source, fork, [
+      { sourceTurnId: "turn_1", forkTurnId: "turn_1" },
+      { sourceTurnId: "turn_2", forkTurnId: "turn_f", keeps: { steps: [0], scopes: ["call_kept"] } },
+    ]);
+    expect(copied).toBe(3);
+    const inSource = await store.modelCalls.ofTurns(source, ["turn_1", "turn_2"]);
+    const kept = inSource.filter((call) => call.step === 0 && call.scope !== "call_dropped");
+    expect(await store.modelCalls.ofTurns(fork, ["turn_1", "turn_f"])).toEqual(kept.map((call) => (call.turnId === "turn_2" ? { ...call, turnId: "turn_f" } : call)));
+    // The source keeps its own rows, and the fork's next step chains on after the copied ones.
+    expect(await store.modelCalls.ofTurns(source, ["turn_2"])).toHaveLength(4);
+    await store.modelCalls.append(fork, "turn_f", "", record(1, [first, second, { role: "user", content: "the fork's" }]));
+    expect((await store.modelCalls.ofTurns(fork, ["turn_f"])).map((call) => call.request.messages)).toEqual([
+      [first, second],
+      [{ role: "user", content: "sub" }],
+      [first, second, { role: "user", content: "the fork's" }],
+    ]);
+  });
+
   describe("transactions", () => {
     it("commits the work of every repository together, effects after the commit", async () => {
       const { store } = await fresh();

@@ -1,6 +1,6 @@
 import type { ModelMessage, ToolModelMessage } from "ai";
 import type { ToolResultOutput } from "@ai-sdk/provider-utils";
-import type { AnyBdkEvent, ToolAction } from "../protocol/events.ts";
+import type { AnyBdkEvent, EventDataByType, ToolAction } from "../protocol/events.ts";
 import { toModelOutput } from "./execute-tool.ts";
 
 /**
@@ -54,16 +54,12 @@ export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[]
         results.set(event.data.toolCallId, event.data);
         break;
       case "action.in_doubt":
-        results.set(event.data.toolCallId, { name: event.data.name, isError: true, output: inDoubtOutput(event.data.name, event.data.message) });
+        results.set(event.data.toolCallId, { name: event.data.name, ...inDoubtResult(event.data) });
         inDoubtCalls.add(event.data.toolCallId);
         break;
       case "action.in_doubt_resolved": {
         const answer = inDoubtAnswers.get(event.data.toolCallId);
-        if (!answer) break;
-        const { name, resolution, by, note } = event.data;
-        const found = resolution === "done" ? "it took effect; do not repeat it" : "it did not take effect; repeat it only if it is still wanted";
-        const output = `tool \`${name}\` was cut off by a restart; ${by} has since checked: ${found}.${note ? ` Their note: ${note}` : ""}`;
-        answer.output = toModelOutput({ isError: resolution !== "done", output });
+        if (answer) answer.output = toModelOutput(checkedInDoubtResult(event.data));
         break;
       }
       case "step.completed":
@@ -75,6 +71,18 @@ export function historyFromEvents(events: Iterable<AnyBdkEvent>): ModelMessage[]
   }
   flushStep();
   return messages;
+}
+
+/** A call in doubt's answer: it is never run again, and the model checks before repeating it. */
+export function inDoubtResult(data: EventDataByType["action.in_doubt"]): { output: string; isError: true } {
+  return { isError: true, output: inDoubtOutput(data.name, data.message) };
+}
+
+/** A call in doubt's answer once a person has checked it: what they found. */
+export function checkedInDoubtResult(data: EventDataByType["action.in_doubt_resolved"]): { output: string; isError: boolean } {
+  const { name, resolution, by, note } = data;
+  const found = resolution === "done" ? "it took effect; do not repeat it" : "it did not take effect; repeat it only if it is still wanted";
+  return { isError: resolution !== "done", output: `tool \`${name}\` was cut off by a restart; ${by} has since checked: ${found}.${note ? ` Their note: ${note}` : ""}` };
 }
 
 /** What the model reads for a call in doubt, and what a turn gets instead of running it again. */

@@ -49,6 +49,32 @@ describe("runTurn with the scripted model", () => {
     expect(usage.outputTokens).toBeGreaterThan(0);
   });
 
+  it("runs no call of a resumed step once the turn is stopped, and stops between calls", async () => {
+    let runs = 0;
+    const stopper = new AbortController();
+    const counted = zodTool("inspect_pr", z.object({ prUrl: z.string() }), () => (runs++, stopper.abort(new Error("stopped")), { ok: true }));
+    const calls = [1, 2].map((n) => ({ toolCallId: `c${n}`, name: "inspect_pr", input: { prUrl: `https://x.test/${n}` } }));
+    const resumed = (abortSignal: AbortSignal) =>
+      runTurn({
+        system: "test",
+        history: [],
+        resume: { step: 0, text: "", calls, results: new Map() },
+        tools: [counted],
+        models: [{ id: "scripted", model: createScriptedModel({ agentName: "tester" }) }],
+        isModelUnavailable: () => false,
+        toolContext: () => ({ session: { id: "ses_test" }, abortSignal }) as ToolContext,
+        abortSignal,
+        emit: () => undefined,
+      });
+    const stoppedBefore = new AbortController();
+    stoppedBefore.abort(new Error("stopped"));
+    await expect(resumed(stoppedBefore.signal)).rejects.toThrow("stopped");
+    expect(runs).toBe(0);
+    // Stopped during the first call: the second never starts.
+    await expect(resumed(stopper.signal)).rejects.toThrow("stopped");
+    expect(runs).toBe(1);
+  });
+
   it("hands a thrown tool error back to the model and finishes the turn", async () => {
     const { events, result } = turn("please explode_now");
     const { text } = await result;

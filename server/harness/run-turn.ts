@@ -271,14 +271,17 @@ async function runToolCalls(
   for (const call of calls) {
     let result = recorded.get(call.toolCallId);
     if (!result) {
+      // Before each call, the first included: a step resumed after a Stop arrived (a fork's, a parked one's) runs none of its calls.
+      request.abortSignal.throwIfAborted();
       const tool = byName.get(call.name);
       const outcome = await runOneCall(call, tool?.stubFor?.(callNumber(conversation, call)) ?? tool, request);
       request.emit({ type: "action.result", data: { toolCallId: call.toolCallId, name: call.name, ...outcome } });
       result = outcome;
     }
     content.push({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.name, output: toModelOutput(result) });
-    request.abortSignal.throwIfAborted();
   }
+  // A Stop during the last call ends the turn before its step is closed, as one during any other call does.
+  request.abortSignal.throwIfAborted();
   return { role: "tool", content };
 }
 

@@ -6,7 +6,9 @@
  */
 import { historyFromEvents } from "../harness/history.ts";
 import { BdkError } from "../protocol/errors.ts";
-import type { AnyBdkEvent, EventDraft, Principal } from "../protocol/events.ts";
+import { type AnyBdkEvent, type EventDraft, type Principal, ZERO_USAGE } from "../protocol/events.ts";
+import { cutsInsideTurn, isAfterFinalAnswer } from "../protocol/fork-points.ts";
+import type { ForkedTurn } from "../store/model-calls.ts";
 import type { RunOverrides } from "../store/types.ts";
 import { parkedTurnFromEvents } from "./parked-turn.ts";
 import { checkCallStubs } from "./run-overrides.ts";
@@ -16,7 +18,12 @@ import type { TurnStart } from "./turn-executor.ts";
 export type ForkPoint = { beforeIndex: number } | { afterIndex: number };
 
 export interface ForkCut {
-  /** The source's events the fork inherits, as drafts for the fork's log (same order, so the same indexes). */
+  /**
+   * The source's events the fork inherits, as drafts for the fork's log
+   * (same order, so the same indexes); after a cut inside a step whose
+   * tools never ran, then the fork's own `step.completed` (finishReason
+   * "cut") closing that step: the fork calls the model at the next one.
+   */
   inherited: EventDraft[];
   /** The message the fork's first turn answers: the one at the cut, or the one of the turn it picks up. */
   message: string;
@@ -24,16 +31,13 @@ export interface ForkCut {
   forkedAt: number;
   /** A cut inside a turn: how the fork's first turn (`turnId`, the id its inherited events carry) picks it up. */
   pickUp?: TurnStart;
-  /** The source turns the fork inherits, for their model steps' records (the Trace tab's content) to come along. */
-  turns: InheritedTurn[];
-}
-
-export interface InheritedTurn {
-  sourceTurnId: string;
-  /** The id its events carry in the fork: the same, or the fork's first turn's for the cut turn. */
-  forkTurnId: string;
-  /** The cut turn keeps the records of the steps whose answer it inherited (`scope` "" and the step number) and of the subagent calls whose result it inherited. */
-  keeps?: { steps: Set<number>; scopes: Set<string> };
+  /**
+   * The source turns the fork inherits, for their model steps' records (the
+   * Trace tab's content) to come along: under the id their events carry in
+   * the fork (the same, or the fork's first turn's for the cut turn, which
+   * keeps the records of the steps and subagent calls whose answer it inherited).
+   */
+  turns: ForkedTurn[];
 }
 
 /** `owner` and `channel` are the fork's own: its `session.started` says who holds it and where it lives. */
@@ -58,10 +62,13 @@ export function cutForFork(
     const turnId = event.turnId === cut.cutTurnId ? fork.turnId : event.turnId;
     return (turnId ? { type: event.type, turnId, data: event.data } : { type: event.type, data: event.data }) as EventDraft;
   });
+  if (cut.closesStep !== undefined) {
+    inherited.push({ type: "step.completed", turnId: fork.turnId, data: { step: cut.closesStep, durationMs: 0, finishReason: "cut", usage: ZERO_USAGE } });
+  }
   return { inherited, message: cut.message, forkedAt: cut.forkedAt, ...(cut.pickUp ? { pickUp: cut.pickUp } : {}), turns: inheritedTurns(cut, fork.turnId) };
 }
 
-function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
+function inheritedTurns(cut: Kept, forkTurnId: string): ForkedTurn[] {
   const ids = [...new Set(cut.kept.flatMap((event) => (event.turnId ? [event.turnId] : [])))];
   return ids.map((turnId) => {
     if (turnId !== cut.cutTurnId) return { sourceTurnId: turnId, forkTurnId: turnId };
@@ -76,7 +83,7 @@ function inheritedTurns(cut: Kept, forkTurnId: string): InheritedTurn[] {
       // A subagent's records come along once its task call has its result: before that, the fork runs the call (the subagent) again.
       if (event.type === "action.result") scopes.add(event.data.toolCallId);
     }
-    return { sourceTurnId: turnId, forkTurnId, keeps: { steps, scopes } };
+    return { sourceTurnId: turnId, forkTurnId, keeps: { steps: [...steps], scopes: [...scopes] } };
   });
 }
 
@@ -90,6 +97,8 @@ interface Kept {
   /** The source turn the fork's first turn continues (its inherited events take the fork's turn id). */
   cutTurnId?: string;
   pickUp?: TurnStart;
+  /** The open step the cut leaves without a model answer to resume from. */
+  closesStep?: number;
 }
 
 function atMessage(sourceId: string, events: readonly AnyBdkEvent[], beforeIndex: number): Kept {
@@ -114,10 +123,16 @@ function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex
   const at = events.find((event) => event.index === afterIndex);
   const turnId = at?.turnId;
   const message = turnId ? events.find((event) => event.turnId === turnId && event.type === "message.received") : undefined;
-  if (!at || !turnId || !message || message.type !== "message.received" || at.type === "turn.completed" || at.type === "turn.failed") {
+  if (!at || !turnId || !message || message.type !== "message.received" || !cutsInsideTurn(at)) {
     throw new BdkError(
       "invalid_request",
       `afterIndex ${afterIndex} is not an event inside a turn of session ${sourceId}: a fork continues a turn from one of its events before the turn's end; to fork at a turn boundary, send beforeIndex with a message index (${messageIndexes(events)}).`,
+    );
+  }
+  if (isAfterFinalAnswer(events, afterIndex)) {
+    throw new BdkError(
+      "invalid_request",
+      `afterIndex ${afterIndex} comes after the final answer of its turn in session ${sourceId}: a fork there has nothing left to run; to have the turn answered again, send beforeIndex ${message.index} (its message), or cut after an event before the answer.`,
     );
   }
   const kept = events.filter((event) => event.index <= afterIndex);
@@ -127,14 +142,16 @@ function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex
   // Resumed even when every call has its result: resuming closes the step (`step.completed`) before the model goes on.
   const parked = stepOpen ? parkedTurnFromEvents(kept, turnId) : undefined;
   let pickUp: TurnStart;
+  let closesStep: number | undefined;
   if (parked) {
     pickUp = { resume: parked.parked, history: parked.history };
   } else {
     const started = turnEvents.some((event) => event.type === "turn.started");
     const nextStep = lastStep?.type === "step.started" ? lastStep.data.step + 1 : 0;
+    if (stepOpen && lastStep?.type === "step.started") closesStep = lastStep.data.step;
     pickUp = { history: historyFromEvents(kept), ...(started ? { continueAt: nextStep } : {}) };
   }
-  return { kept, message: message.data.message, forkedAt: message.index, cutTurnId: turnId, pickUp };
+  return { kept, message: message.data.message, forkedAt: message.index, cutTurnId: turnId, pickUp, ...(closesStep !== undefined ? { closesStep } : {}) };
 }
 
 function messageIndexes(events: readonly AnyBdkEvent[]): string {

@@ -197,7 +197,7 @@ it("fork after any other event inside a turn: the model continues from the histo
 
 it("refuses a cut after a turn's end or outside a turn, and an edited message on a cut inside a turn", async () => {
   const { test, sourceId, indexOf } = await toolTurnSource();
-  for (const afterIndex of [indexOf("turn.completed"), indexOf("session.started"), 999]) {
+  for (const afterIndex of [indexOf("turn.completed"), indexOf("session.started"), indexOf("message.received"), 999]) {
     await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex } })).rejects.toThrow(
       new RegExp(`afterIndex ${afterIndex} is not an event inside a turn of session ${sourceId}: .* beforeIndex with a message index \\(1\\)`),
     );
@@ -205,6 +205,17 @@ it("refuses a cut after a turn's end or outside a turn, and an edited message on
   await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("actions.requested") }, message: "edited" })).rejects.toThrow(
     /message is for a fork before a user message/,
   );
+  expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
+});
+
+it("refuses a cut at or after a turn's final answer, naming the event and the message to fork before", async () => {
+  const { test, sourceId, sourceEvents, indexOf } = await toolTurnSource();
+  const answer = sourceEvents.findLast((event) => event.type === "message.completed")!.index;
+  for (const afterIndex of [answer, answer + 1]) {
+    await expect(test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex } })).rejects.toThrow(
+      `afterIndex ${afterIndex} comes after the final answer of its turn in session ${sourceId}: a fork there has nothing left to run; to have the turn answered again, send beforeIndex ${indexOf("message.received")}`,
+    );
+  }
   expect((await test.runtime.listSessions({})).sessions).toHaveLength(1);
 });
 
@@ -250,6 +261,45 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
   expect(events.filter((event) => event.type === "turn.completed").map((event) => event.turnId)).toEqual([fork.turnId]);
 });
 
+it("a Stop between a fork's acceptance and its first turn's start stops that turn: the cut step's call never runs", async () => {
+  const { test, toolCalls, sourceId, indexOf } = await toolTurnSource();
+  let done: Promise<unknown> | undefined;
+  // In a caller's transaction the fork's turn cannot start before it commits: the Stop comes in between.
+  await test.runtime.store.transaction(async () => {
+    const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("actions.requested") } });
+    done = fork.done;
+    expect(await test.runtime.stop(fork.sessionId, me)).toBe("stopping");
+  });
+  expect(await done).toMatchObject({ status: "cancelled", code: "cancelled", message: "The turn was stopped." });
+  expect(toolCalls()).toBe(1);
+});
+
+it("a cut after a call in doubt: the fork counts it answered by its in-doubt result and never runs it again", async () => {
+  let runs = 0;
+  // The first run never returns: the process dies during it.
+  const pay = zodTool("pay_invoice", z.object({ invoice: z.string() }), () => (runs++ === 0 ? new Promise<never>(() => {}) : { paid: true }), { effect: () => "write" });
+  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-fork-"));
+  const crashed = startTestRuntime({ stateRoot, agent: testAgent([pay]) });
+  const source = await crashed.runtime.startSession({ message: 'pay_invoice {"invoice": "inv_1"}', principal: me });
+  await expect.poll(() => runs, { message: "the call started" }).toBe(1);
+  crashed.store.close();
+  const prompts: LanguageModelV3Prompt[] = [];
+  const restarted = startTestRuntime({ stateRoot, agent: testAgent([pay]), models: [{ id: "scripted", model: recordingModel(prompts) }] });
+  opened.push(restarted);
+  await restarted.runtime.recover();
+  const inDoubt = (await restarted.runtime.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!;
+  expect(inDoubt).toBeDefined();
+
+  const fork = await restarted.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: inDoubt.index } });
+  expect((await fork.done).status).toBe("completed");
+  expect(runs).toBe(1);
+  const events = await restarted.runtime.events(fork.sessionId, me);
+  expect(events.filter((event) => event.index > inDoubt.index && event.type === "action.result")).toEqual([]);
+  // The model read the in-doubt answer for that call.
+  const toolMessage = prompts[0].find((message) => message.role === "tool");
+  expect(JSON.stringify(toolMessage)).toContain("is in doubt");
+});
+
 it("a cut after a step's last tool result: the fork closes that step before the model goes on", async () => {
   const { test, prompts, toolCalls, sourceId, indexOf } = await toolTurnSource();
   const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: indexOf("action.result") } });
@@ -262,6 +312,20 @@ it("a cut after a step's last tool result: the fork closes that step before the 
   expect(steps).toEqual(["step.started 0", "step.completed 0", "step.started 1", "step.completed 1"]);
 });
 
+it("a cut inside a step before its tools ran: the fork closes that step (finishReason cut) and calls the model at the next", async () => {
+  const { test, toolCalls, sourceId, indexOf } = await toolTurnSource();
+  const stepStarted = indexOf("step.started");
+  const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: stepStarted } });
+  await fork.done;
+  const events = await test.runtime.events(fork.sessionId, me);
+  expect(events.find((event) => event.index === stepStarted + 1)).toMatchObject({ type: "step.completed", turnId: fork.turnId, data: { step: 0, finishReason: "cut" } });
+  const steps = events.filter((event) => event.type === "step.started" || event.type === "step.completed").map((event) => `${event.type} ${(event.data as { step: number }).step}`);
+  expect(steps.slice(0, 3)).toEqual(["step.started 0", "step.completed 0", "step.started 1"]);
+  expect(steps.filter((step) => step.startsWith("step.started")).length).toBe(steps.filter((step) => step.startsWith("step.completed")).length);
+  // The model asks for the tool again at step 1, where the fork runs it.
+  expect(toolCalls()).toBe(2);
+});
+
 it("a cut inside a step before its model answered: the fork does not inherit the source's record of that step", async () => {
   const { test, sourceId, sourceEvents } = await toolTurnSource();
   const secondStep = sourceEvents.find((event) => event.type === "step.started" && event.data.step === 1)!.index;
@@ -269,8 +333,10 @@ it("a cut inside a step before its model answered: the fork does not inherit the
   await fork.done;
   const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
   const events = await test.runtime.events(fork.sessionId, me);
-  // Each record's reply is one the fork's log holds: step 1's answer in the source was cut off, so its record stays there.
-  const stepsAnswered = events.filter((event) => event.type === "step.completed").map((event) => (event.data as { step: number }).step);
+  // Each record's reply is one the fork's log holds: step 1's answer in the source was cut off (the fork closes it as "cut"), so its record stays there.
+  const stepsAnswered = events
+    .filter((event) => event.type === "step.completed" && event.data.finishReason !== "cut")
+    .map((event) => (event.data as { step: number }).step);
   expect(trace.modelCalls.map((call) => call.step)).toEqual(stepsAnswered);
 });
 

@@ -11,7 +11,7 @@ import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { McpConnections } from "../mcp/connections.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
 import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
-import type { ModelCall, TurnTrace } from "../protocol/model-calls.ts";
+import type { TurnTrace } from "../protocol/model-calls.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
 import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
@@ -21,7 +21,7 @@ import { dispatchToHooks } from "./hook-runner.ts";
 import { type Answered, IdempotentAnswers } from "./idempotent-answers.ts";
 import { type InDoubtDecision, resolveInDoubtCall } from "./in-doubt.ts";
 import { LiveSessions } from "./live-sessions.ts";
-import { cutForFork, type ForkPoint, type InheritedTurn } from "./fork-cut.ts";
+import { cutForFork, type ForkPoint } from "./fork-cut.ts";
 import { connectionTools, type ModelOffer, modelOffer, NEW_SESSION_WORKSPACE } from "./model-offer.ts";
 import { recoverTurns } from "./recovery.ts";
 import { checkToolStubs, modelConfigFor } from "./run-overrides.ts";
@@ -280,7 +280,6 @@ export class SessionRuntime {
     const forkTurnId = newTurnId();
     const cut = cutForFork(sourceId, events, input.at, { owner: input.owner, channel, overrides, turnId: forkTurnId });
     const message = input.message ?? cut.message;
-    const records = await this.inheritedModelCalls(sourceId, cut.turns);
     const id = newSessionId();
     const token = newContinuationToken();
     const at = this.now().toISOString();
@@ -303,24 +302,12 @@ export class SessionRuntime {
         updatedAt: at,
       });
       await this.log.appendToNewSession(tx, id, cut.inherited);
-      for (const { turnId, scope, ...record } of records) await tx.modelCalls.append(id, turnId, scope, record);
+      await tx.modelCalls.copyToFork(sourceId, id, cut.turns);
       // History is rebuilt from the inherited events when the turn starts.
       this.openNewSession(tx, created, undefined);
       return cut.pickUp ? this.chain.pickUp(tx, id, forkTurnId, message, cut.pickUp) : this.chain.admit(tx, id, message, undefined);
     });
     return { sessionId: id, continuationToken: token, turnId: turn.turnId, done: turn.done };
-  }
-
-  /** The model steps' records of the turns a fork inherits, under the fork's turn ids (a cut turn: the steps it kept). */
-  private async inheritedModelCalls(sourceId: string, turns: readonly InheritedTurn[]): Promise<ModelCall[]> {
-    const bySource = new Map(turns.map((turn) => [turn.sourceTurnId, turn]));
-    const records: ModelCall[] = [];
-    for (const call of await this.store.modelCalls.ofTurns(sourceId, [...bySource.keys()])) {
-      const turn = bySource.get(call.turnId)!;
-      const kept = !turn.keeps || (call.scope === "" ? turn.keeps.steps.has(call.step) : turn.keeps.scopes.has(call.scope));
-      if (kept) records.push({ ...call, turnId: turn.forkTurnId });
-    }
-    return records;
   }
 
   /**

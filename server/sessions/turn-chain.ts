@@ -127,7 +127,10 @@ export class TurnChain {
   async pickUp(tx: AsyncTransaction, sessionId: string, turnId: string, message: string, start: TurnStart): Promise<ChainedTurn> {
     if (this.closing) throw new BdkError("not_ready", "The server is stopping: fork again once it is back.");
     const admitting: Pick<QueuedTurn, "admitted" | "accepting"> = { admitted: [{ message }], accepting: new Map() };
-    const turn = this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => start, {}, admitting);
+    const live = this.options.lives.open(sessionId);
+    const turn = this.chain(sessionId, live, turnId, () => start, {}, admitting);
+    // The fork's session is new and this is its turn from now on, not only once it starts: a Stop, or a message that preempts, reaches it meanwhile.
+    live.running = turn;
     this.holdUntilEnd(admitting, tx, () => (admitting.admitted.length = 0));
     await tx.turns.create({
       id: turnId,

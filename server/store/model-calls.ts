@@ -17,6 +17,27 @@ export interface ModelCallsRepository {
    * session's chain from its start each time).
    */
   ofTurns(sessionId: string, turnIds: readonly string[]): ModelCall[];
+  /**
+   * Copies the rows of the turns a fork inherits into the fork's session, in
+   * the database (one `INSERT … SELECT`: a long session's rows are never
+   * read into the process), under the fork's turn ids; returns how many.
+   * The rows stay as stored (what changed along each chain): the copied
+   * turns are every chain's first rows in the fork, so they fold the same.
+   */
+  copyToFork(sourceId: string, forkId: string, turns: readonly ForkedTurn[]): number;
+}
+
+/** A turn a fork inherits: its rows are copied under `forkTurnId`. */
+export interface ForkedTurn {
+  sourceTurnId: string;
+  forkTurnId: string;
+  /** The cut turn keeps only the rows of the steps (`scope` "") and subagent calls (`scope`: the call id) whose answer the fork holds. */
+  keeps?: { steps: readonly number[]; scopes: readonly string[] };
+}
+
+/** The turns as both dialects' copy query reads them (SQLite's json_each, Postgres's jsonb_to_recordset). */
+export function forkedTurnsJson(turns: readonly ForkedTurn[]): string {
+  return JSON.stringify(turns.map(({ sourceTurnId, forkTurnId, keeps }) => ({ source_turn: sourceTurnId, fork_turn: forkTurnId, ...(keeps ? { keeps } : {}) })));
 }
 
 /** The last row written per chain, so the next one stores only what changed. Bounded: a forgotten chain just stores its next row whole. */
@@ -138,6 +159,20 @@ export function createModelCallsRepository(ctx: StoreContext): ModelCallsReposit
      ORDER BY rowid`,
   );
 
+  // rowid order: each chain's rows land in the fork in the order they were written, so they fold as in the source.
+  // CROSS JOIN keeps the turns outside: one primary-key lookup per turn, not the turns' JSON scanned for every row of the session.
+  const copy = sqlite.prepare<[{ source: string; fork: string; turns: string }]>(
+    `INSERT INTO model_calls (session_id, turn_id, scope, step, started_at, duration_ms, system, tools, request, response)
+     SELECT @fork, t.fork_turn, m.scope, m.step, m.started_at, m.duration_ms, m.system, m.tools, m.request, m.response
+     FROM (SELECT json_extract(value, '$.source_turn') AS source_turn, json_extract(value, '$.fork_turn') AS fork_turn, json_extract(value, '$.keeps') AS keeps
+           FROM json_each(@turns)) t
+     CROSS JOIN model_calls m ON m.session_id = @source AND m.turn_id = t.source_turn
+     WHERE t.keeps IS NULL
+        OR (m.scope = '' AND m.step IN (SELECT value FROM json_each(t.keeps, '$.steps')))
+        OR m.scope IN (SELECT value FROM json_each(t.keeps, '$.scopes'))
+     ORDER BY m.rowid`,
+  );
+
   return {
     append(sessionId, turnId, scope, record) {
       const { row, stored } = chains.encode(sessionId, scope, record);
@@ -152,6 +187,11 @@ export function createModelCallsRepository(ctx: StoreContext): ModelCallsReposit
     ofTurns(sessionId, turnIds) {
       if (turnIds.length === 0) return [];
       return foldChains(chainRows.all({ session: sessionId, turns: JSON.stringify(turnIds) }), turnIds);
+    },
+
+    copyToFork(sourceId, forkId, turns) {
+      if (turns.length === 0) return 0;
+      return copy.run({ source: sourceId, fork: forkId, turns: forkedTurnsJson(turns) }).changes;
     },
   };
 }

@@ -42,6 +42,10 @@ export async function curlSession(served: ServedProject) {
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line) as { type: string; index: number });
-  return { sessionId: created.sessionId, messageIndex: events.find((event) => event.type === "message.received")!.index };
+  return {
+    sessionId: created.sessionId,
+    messageIndex: events.find((event) => event.type === "message.received")!.index,
+    answerIndex: events.findLast((event) => event.type === "message.completed")!.index,
+  };
 }
 

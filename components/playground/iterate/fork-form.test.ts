@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AnyBdkEvent } from "../../api/types.ts";
 import { buildTranscript } from "../chat/transcript.ts";
-import { cutsInsideTurn, type ForkDraft, forkRequest, messageBeforeCall, observedCallStubs, observedCalls, stubsAfterCut } from "./fork-form.ts";
+import { type ForkDraft, forkRequest, messageBeforeCall, observedCallStubs, observedCalls, stubsAfterCut } from "./fork-form.ts";
 
 const draft = (over: Partial<ForkDraft> = {}): ForkDraft => ({
   cut: { beforeIndex: 4 },
@@ -129,10 +129,6 @@ describe("a fork cut right after an event", () => {
       ok: true,
       request: { afterIndex: 4, overrides: { toolResults: { price: { output: { price: 7 } } } } },
     });
-  });
-
-  it("is offered on the events of a turn before its end, not on its message, its end or session events", () => {
-    expect(events.filter(cutsInsideTurn).map((event) => event.index)).toEqual([2, 3, 4, 5, 6, 7]);
   });
 
   it("stubs the turn's tools, and one by one the calls answered after the cut, numbered as the API counts them", () => {

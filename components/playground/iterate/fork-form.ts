@@ -134,15 +134,6 @@ export function forkRequest(draft: ForkDraft): ForkFormResult {
 }
 
 /**
- * Whether a fork can be cut right after this event (`afterIndex`): an event
- * of a turn before its end. A message has its own fork (before it), and a
- * turn's end is a turn boundary: the next message's fork.
- */
-export function cutsInsideTurn(event: AnyBdkEvent): boolean {
-  return !!event.turnId && event.type !== "message.received" && event.type !== "turn.completed" && event.type !== "turn.failed";
-}
-
-/**
  * What a fork cut right after `afterIndex` can stub: every tool the cut
  * turn called (with its last result), and each of its calls answered after
  * the cut, numbered as the fork API counts them (calls with a result, in
