@@ -8,7 +8,7 @@ import { useIterate } from "../iterate/useIterate.tsx";
 import { useNavigation } from "../navigation.tsx";
 import type { FeedSnapshot } from "../session/session-feed.ts";
 import { ChatWelcome } from "./ChatWelcome.tsx";
-import { Composer } from "./Composer.tsx";
+import { Composer, type ComposerHandle } from "./Composer.tsx";
 import { interleave } from "./notes.ts";
 import { SessionBar } from "./SessionBar.tsx";
 import { slashCommandsFromInfo } from "./slash-commands.ts";
@@ -37,7 +37,8 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
   const commands = useMemo(() => slashCommandsFromInfo(info), [info]);
   const actions = useChatActions(commands, lastIndex);
   const { pending, setPending } = actions;
-  const [draft, setDraft] = useState("");
+  const composer = useRef<ComposerHandle>(null);
+  const pickSuggestion = useCallback((text: string) => composer.current?.fill(text), []);
 
   useEffect(() => {
     if (!pending || !events || pending.sessionKey !== sessionId) return;
@@ -74,7 +75,7 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
       ? "This task session has ended; start a new chat to continue."
       : undefined;
 
-  // Stable across renders, so the memoised transcript does not re-render while the draft changes.
+  // Stable across renders, so the memoised transcript does not re-render when only the chat around it changes (a send in flight, a dialog).
   const latest = useRef({ messageActions: iterate.messageActions, toolActions: iterate.toolActions, openSession: nav.openSession });
   latest.current = { messageActions: iterate.messageActions, toolActions: iterate.toolActions, openSession: nav.openSession };
   const messageActions = useCallback((item: UserItem) => latest.current.messageActions(item), []);
@@ -85,10 +86,10 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
     () => (
       <>
         {feed?.status === "error" ? <ErrorNotice error={new Error(feed.error)} title={feed.errorStatus === 404 ? "Session not found" : feed.errorStatus === 403 ? "Not your session" : "Cannot open this session"} /> : null}
-        {showWelcome ? <ChatWelcome info={info} commands={commands} onPick={setDraft} /> : null}
+        {showWelcome ? <ChatWelcome info={info} commands={commands} onPick={pickSuggestion} /> : null}
       </>
     ),
-    [feed?.status, feed?.error, feed?.errorStatus, showWelcome, info, commands],
+    [feed?.status, feed?.error, feed?.errorStatus, showWelcome, info, commands, pickSuggestion],
   );
   const footer: ReactNode = useMemo(() => (showPending ? <UserMessage text={pending.text} pending /> : null), [showPending, pending?.text]);
 
@@ -110,19 +111,16 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
       <div className="border-t border-line bg-surface/80 px-4 py-3 backdrop-blur">
         <div className="mx-auto max-w-3xl">
           <Composer
+            ref={composer}
             commands={commands}
             busy={transcript.busy}
             sending={actions.sending}
             disabled={transcript.closed || forbidden}
             hint={hint}
             placeholder="Send a message, or / for commands"
-            draft={draft}
-            onDraftChange={setDraft}
-            onSend={async (text) => {
-              setDraft("");
+            onSend={(text) => {
               setFollowKey((key) => key + 1);
-              const consumed = await actions.send(text);
-              if (!consumed) setDraft((current) => current || text);
+              return actions.send(text);
             }}
             onStop={actions.stop}
           />

@@ -1,38 +1,45 @@
 "use client";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from "react";
 import { Button } from "../../ui/Button.tsx";
 import { SendIcon, StopIcon } from "../../ui/icons.tsx";
 import { SlashMenu } from "./SlashMenu.tsx";
 import type { SlashCommand } from "./slash-commands.ts";
 
+/** What the chat asks of the message box from outside it: a suggestion picked in the welcome. */
+export type ComposerHandle = { fill: (text: string) => void };
+
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, `/` opens the
  * command list (arrows to move, Enter or Tab to complete, Escape to close).
+ *
+ * It owns the draft, so a keystroke re-renders this box alone, never the chat
+ * beside it; it grows with its text by CSS (`field-sizing: content`), so a
+ * keystroke never forces a layout of the page to measure it.
  */
 export function Composer({
+  ref,
   commands,
   busy,
   sending,
   disabled,
   hint,
   placeholder,
-  draft,
-  onDraftChange,
   onSend,
   onStop,
 }: {
+  ref?: Ref<ComposerHandle>;
   commands: SlashCommand[];
   busy: boolean;
   sending: boolean;
   disabled: boolean;
   hint?: string;
   placeholder: string;
-  draft: string;
-  onDraftChange: (value: string) => void;
-  onSend: (text: string) => void;
+  /** Resolves to whether the message was taken; if not, the text comes back to the box (unless something new was typed). */
+  onSend: (text: string) => Promise<boolean>;
   onStop: () => void;
 }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const [draft, setDraft] = useState("");
   const menuId = useId();
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
@@ -46,22 +53,21 @@ export function Composer({
     if (!typingCommand) setDismissed(false);
   }, [typingCommand]);
 
-  useEffect(() => {
-    const element = textarea.current;
-    if (!element) return;
-    element.style.height = "auto";
-    element.style.height = `${Math.min(element.scrollHeight, 200)}px`;
-  }, [draft]);
-
-  function complete(command: SlashCommand) {
-    onDraftChange(`/${command.name}${command.route ? " " : ""}`);
+  function fill(text: string) {
+    setDraft(text);
     textarea.current?.focus();
   }
+  useImperativeHandle(ref, () => ({ fill }), []);
 
-  function submit() {
+  function complete(command: SlashCommand) {
+    fill(`/${command.name}${command.route ? " " : ""}`);
+  }
+
+  async function submit() {
     const text = draft.trim();
     if (!text || disabled || sending) return;
-    onSend(text);
+    setDraft("");
+    if (!(await onSend(text))) setDraft((current) => current || text);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -88,7 +94,7 @@ export function Composer({
     }
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      submit();
+      void submit();
     }
   }
 
@@ -97,7 +103,7 @@ export function Composer({
       className="relative"
       onSubmit={(event) => {
         event.preventDefault();
-        submit();
+        void submit();
       }}
     >
       {menuOpen ? <SlashMenu id={menuId} commands={matches} active={active} onPick={complete} /> : null}
@@ -114,9 +120,9 @@ export function Composer({
           aria-controls={menuOpen ? menuId : undefined}
           aria-autocomplete="list"
           aria-activedescendant={menuOpen ? `${menuId}-${active}` : undefined}
-          onChange={(event) => onDraftChange(event.target.value)}
+          onChange={(event) => setDraft(event.target.value)}
           onKeyDown={onKeyDown}
-          className="max-h-[200px] min-h-9 flex-1 resize-none bg-transparent px-2 py-1.5 text-sm leading-relaxed outline-none placeholder:text-fg-faint focus-visible:outline-none disabled:opacity-60"
+          className="field-sizing-content max-h-[200px] min-h-9 flex-1 resize-none bg-transparent px-2 py-1.5 text-sm leading-relaxed outline-none placeholder:text-fg-faint focus-visible:outline-none disabled:opacity-60"
         />
         {busy ? (
           <Button variant="secondary" onClick={onStop} aria-label="Stop the running turn" data-testid="stop-button">

@@ -19,8 +19,10 @@ const ESTIMATED_ROW_PX = 160;
  * bottom while new rows arrive, unless the user scrolled up; `followKey`
  * changing (a send) sticks it to the bottom again.
  *
- * Memoised: its props change with the session's events, not with the
- * composer's draft, so typing never re-renders the transcript.
+ * Memoised: its props change with the session's events, so the chat's other
+ * re-renders skip it. Its box is sized by the chat's column, never by its
+ * rows, so it is strictly contained: work beside it (a keystroke in the
+ * composer) never lays out or repaints the rows.
  */
 export const TranscriptList = memo(function TranscriptList({
   entries,
@@ -70,7 +72,7 @@ export const TranscriptList = memo(function TranscriptList({
     <div
       ref={scroller}
       data-testid="chat-transcript"
-      className="min-h-0 flex-1 overflow-y-auto scrollbar-thin [overflow-anchor:none]"
+      className="min-h-0 flex-1 overflow-y-auto scrollbar-thin [contain:strict] [overflow-anchor:none]"
       onScroll={(event) => {
         const element = event.currentTarget;
         stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
