@@ -186,7 +186,7 @@ export class SessionEventLog {
       batch: batch as readonly AnyBdkEvent[],
       lastIndex: batch[batch.length - 1].index,
     }));
-    return followSession({ bus: this.bus, sessionId, fromIndex: start, replay, fromLive: (events) => events, deliver, ended, failed: (error) => this.replayFailed(sessionId, error, ended) });
+    return followSession({ bus: this.bus, sessionId, fromIndex: start, replay, fromLive: (events) => events, deliver, ended, failed: (error) => this.replayFailed(sessionId, error, ended), logger: this.logger });
   }
 
   /** `follow` as NDJSON text; a deleted session's stream gets `sessionDeletedLine` last. */
@@ -202,6 +202,7 @@ export class SessionEventLog {
       ended: () => ended?.(sessionDeletedLine(sessionId, this.now())),
       // A stream cut short ends with no last line: the client reconnects from the index it reached.
       failed: (error) => this.replayFailed(sessionId, error, () => ended?.("")),
+      logger: this.logger,
     });
   }
 
