@@ -70,24 +70,22 @@ describe("followSession", () => {
     expect(seen).toEqual([0]);
   });
 
+  /** Follows s1 through `deliver`, recording the warnings logged and the replay failures reported. */
+  function followRecorded(bus: EventBus, replay: AsyncIterable<ReplayBatch<readonly AnyBdkEvent[]>>, deliver: (batch: readonly AnyBdkEvent[]) => void | Promise<void>) {
+    const warnings: Array<[string, unknown]> = [];
+    const failures: unknown[] = [];
+    const logger = { warn: (msg: string, data?: Record<string, unknown>) => void warnings.push([msg, data]) };
+    followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver, failed: (error) => failures.push(error), logger });
+    return { warnings, failures };
+  }
+
   it("logs a follower whose delivery fails and stops following it, without failing the publisher or the replay", async () => {
     const bus = new EventBus();
     const { replay, release } = gatedReplay([[0]]);
-    const warnings: Array<[string, unknown]> = [];
-    const failures: unknown[] = [];
     const seen: number[] = [];
-    followSession({
-      bus,
-      sessionId: "s1",
-      fromIndex: 0,
-      replay,
-      fromLive: (events) => events,
-      deliver: (batch) => {
-        if (batch[0].index === 2) throw new Error("socket closed");
-        seen.push(...batch.map((e) => e.index));
-      },
-      failed: (error) => failures.push(error),
-      logger: { warn: (msg, data) => warnings.push([msg, data]) },
+    const { warnings, failures } = followRecorded(bus, replay, (batch) => {
+      if (batch[0].index === 2) throw new Error("socket closed");
+      seen.push(...batch.map((e) => e.index));
     });
     await release();
     bus.publish("s1", [event(1)]);
@@ -99,22 +97,10 @@ describe("followSession", () => {
   });
 
   it("logs a delivery that rejects during the replay as the follower's failure, not the replay's", async () => {
-    const bus = new EventBus();
     const { replay, release } = gatedReplay([[0], [1]]);
-    const warnings: string[] = [];
-    const failures: unknown[] = [];
-    followSession({
-      bus,
-      sessionId: "s1",
-      fromIndex: 0,
-      replay,
-      fromLive: (events) => events,
-      deliver: () => Promise.reject(new Error("write EPIPE")),
-      failed: (error) => failures.push(error),
-      logger: { warn: (msg) => warnings.push(msg) },
-    });
+    const { warnings, failures } = followRecorded(new EventBus(), replay, () => Promise.reject(new Error("write EPIPE")));
     await release();
     expect(failures).toEqual([]);
-    expect(warnings).toEqual(["A follower of session s1 is no longer followed: delivery failed: write EPIPE"]);
+    expect(warnings).toEqual([["A follower of session s1 is no longer followed: delivery failed: write EPIPE", { sessionId: "s1" }]]);
   });
 });
