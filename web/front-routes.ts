@@ -11,7 +11,7 @@
  * from the same engine routes (`HttpHost.handleAgentRoute`) the Next.js
  * route files call.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { HttpHost } from "../server/http/http-host.ts";
 import type { AgentRouteName } from "../server/http/routes.ts";
 import { PUBLIC_URL_HEADER } from "../server/http/public-url.ts";
@@ -94,18 +94,26 @@ function takes(method: "GET" | "POST", req: IncomingMessage, res: ServerResponse
 }
 
 /** The engine's view of a request: the URL the client used, its headers (the front's own included) and its body, read as the engine reads it. */
-function engineRequest(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  const recorded = headers.get(PUBLIC_URL_HEADER);
-  const url = recorded && URL.canParse(recorded) ? new URL(recorded) : new URL(req.url ?? "/", "http://127.0.0.1");
+export function engineRequest(req: IncomingMessage): Request {
+  const recorded = req.headers[PUBLIC_URL_HEADER];
+  const url = typeof recorded === "string" && URL.canParse(recorded) ? new URL(recorded) : new URL(req.url ?? "/", "http://127.0.0.1");
   const body = req.method === "GET" || req.method === "HEAD" ? undefined : requestBody(req);
   // `duplex` is required by Node's fetch for a streamed body; TypeScript's RequestInit does not list it yet.
-  const init = { method: req.method, headers, body, duplex: "half" } as RequestInit;
+  const init = { method: req.method, headers: fetchHeaders(req.headers), body, duplex: "half" } as RequestInit;
   // As Next.js hands it to route handlers: the mapped path on the client's origin.
   return new Request(new URL(req.url ?? "/", url.origin), init);
+}
+
+/**
+ * Node's parsed headers as `Request` takes them, without copying them one by
+ * one into a `Headers` first (the Request copies them anyway): Node gives
+ * every header as one string (repeats joined with ", ") except `set-cookie`,
+ * which it keeps as a list, joined here as Headers would combine it.
+ */
+function fetchHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const cookies = headers["set-cookie"];
+  // Apart from set-cookie every value is a string (IncomingHttpHeaders types them loosely).
+  return (cookies === undefined ? headers : { ...headers, "set-cookie": cookies.join(", ") }) as Record<string, string>;
 }
 
 /**

@@ -35,6 +35,31 @@ async function reportTurnOverhead(url: string) {
   console.log(`turn overhead (POST /v1/session → turn.completed on the stream, n=${samples}): p50 ${fmt(p50)} ms (target < 15), p99 ${fmt(p99)} ms (target < 50)`);
 }
 
+/** The CPU time (user + system, ms) a process has used: `/proc/<pid>/stat` fields 14 and 15, in clock ticks (100 a second on Linux). */
+function cpuMsOf(pid: number): number {
+  // The fields after the command (which may hold spaces) start at the third, state.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1)!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * What one turn costs the server: `turns` sequential sessions, each created
+ * and followed to its turn.completed (node:http, as a proxy would read),
+ * with the CPU the `bdk serve` child used across them (its /proc stat, the
+ * server being the spawned process itself) divided by `turns`.
+ */
+async function serverCpuPerFollowedTurn(url: string, pid: number, turns = SHORT ? 100 : 500) {
+  const agent = new Agent({ keepAlive: true });
+  const before = cpuMsOf(pid);
+  for (let i = 0; i < turns; i++) {
+    const created = await postJson<{ sessionId: string }>(agent, `${url}/v1/session`, { message: "hello", title: "bench-cpu" });
+    await followWithNodeHttp(`${url}/v1/session/${created.sessionId}/stream`, (event) => event.type === "turn.completed");
+  }
+  const perTurn = (cpuMsOf(pid) - before) / turns;
+  agent.destroy();
+  console.log(`server CPU per followed turn (POST /v1/session, stream to turn.completed, n=${turns}): ${perTurn.toFixed(2)} ms`);
+}
+
 /** Several rounds, each with its own sessions: one round on a shared VM can catch a noisy neighbour. */
 async function concurrentSessions(url: string, count = 500, rounds = SHORT ? 1 : 3) {
   const rates: number[] = [];
@@ -174,6 +199,7 @@ if (!process.argv.includes("memory")) {
   const server = await coldStart();
   try {
     await reportTurnOverhead(server.url);
+    await serverCpuPerFollowedTurn(server.url, server.child.pid!);
     await concurrentSessions(server.url);
     await fanOut(server.url);
   } finally {

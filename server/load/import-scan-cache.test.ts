@@ -120,6 +120,31 @@ it("scans again when a nested tsconfig.json changes its paths: the alias names t
   expect(edgesOf(await scanImports(dir, [tool], cache), tool)).toEqual([path.join(dir, "bot/lib/next/helper.ts")]);
 });
 
+it("keeps the scan of a project whose tsconfig extends others, and scans again when a config of the chain changes", async () => {
+  const { dir, tool } = project(
+    {
+      "tsconfig.json": '{ "extends": ["./configs/base", "@acme/tsconfig/strict.json"] }',
+      "configs/base.json": '{\n  // the aliases\n  "compilerOptions": { "baseUrl": "..", "paths": { "~lib/*": ["./bot/lib/*"] } },\n}',
+      "node_modules/@acme/tsconfig/package.json": '{ "name": "@acme/tsconfig" }',
+      "node_modules/@acme/tsconfig/strict.json": '{ "compilerOptions": { "strict": true } }',
+      "bot/tools/a.ts": 'import { helper } from "~lib/helper.js";\nexport default { description: "a", execute: () => helper() };\n',
+      "bot/lib/next/helper.ts": "export const helper = () => 2;\n",
+    },
+    { nodeModules: false },
+  );
+  const { cache } = freshCache();
+  expect(edgesOf(await scanImports(dir, [tool], cache), tool)).toEqual([path.join(dir, "bot/lib/helper.ts")]);
+  expect(cache.read(dir, [tool])).toBeDefined();
+  writeFileSync(path.join(dir, "node_modules/@acme/tsconfig/strict.json"), '{ "compilerOptions": { "strict": false } }');
+  expect(cache.read(dir, [tool]), "the package's config edited").toBeUndefined();
+  savedEarlier(dir);
+  await scanImports(dir, [tool], cache);
+  expect(cache.read(dir, [tool])).toBeDefined();
+  writeFileSync(path.join(dir, "configs/base.json"), '{ "compilerOptions": { "baseUrl": "..", "paths": { "~lib/*": ["./bot/lib/next/*"] } } }');
+  expect(cache.read(dir, [tool]), "the relative config edited").toBeUndefined();
+  expect(edgesOf(await scanImports(dir, [tool], cache), tool)).toEqual([path.join(dir, "bot/lib/next/helper.ts")]);
+});
+
 it("does not keep a scan when a file it read is edited while it runs: the next run sees the edit", async () => {
   const { dir, tool } = project();
   const helper = path.join(dir, "bot/lib/helper.ts");

@@ -11,8 +11,11 @@
  * `tsconfig.json` and `jsconfig.json` (esbuild takes `paths` and `baseUrl`
  * from the nearest one), the lockfile (the nearest folder up from the
  * project that has one) and the `package.json` of each dependency the
- * project's `package.json` names. A tsconfig that `extends` another file is
- * not followed here, so such a project is scanned each run.
+ * project's `package.json` names. A tsconfig's `extends` chain counts too
+ * (tsconfig-extends.ts: the configs it extends and the nearer places a
+ * package was looked for); one that cannot be followed (a package with an
+ * `exports` map, a config that does not parse) leaves the project scanned
+ * each run.
  *
  * A file edited while esbuild scanned it would be stored with its new text
  * beside a scan of its old one: a scan is not kept when a file it depends
@@ -30,6 +33,7 @@ import path from "node:path";
 import { kitVersion } from "../kit-dir.ts";
 import type { ImportScan, MissingExport } from "./import-graph.ts";
 import { defaultTranspileCacheDir, packageVersion, touchUsed } from "./transpile-cache.ts";
+import { tsconfigExtendsChain } from "./tsconfig-extends.ts";
 
 const FORMAT = "bdk-import-scan-2";
 
@@ -164,17 +168,22 @@ export class ImportScanCache {
 
   /**
    * Keeps `scan`, which read `inputs` (absolute files) in a scan started at
-   * `startedAt` (ms), unless one of them changed since or a tsconfig
-   * `extends` another file. A cache that cannot be written costs the next
+   * `startedAt` (ms), unless one of them changed since or a tsconfig's
+   * `extends` cannot be followed. A cache that cannot be written costs the next
    * run its speed only.
    */
   write(rootDir: string, entryFiles: string[], inputs: string[], scan: ImportScan, startedAt: number): void {
     const modules = [...new Set([...inputs, ...entryFiles])];
     const folders = [...foldersOf(rootDir, modules)];
     const settings = folders.flatMap((folder) => FOLDER_SETTINGS.map((name) => path.join(folder, name)));
-    const files = [...new Set([...modules, ...settings, ...lockfiles(rootDir), ...dependencyManifests(rootDir)])];
-    const contents = new Map(files.map((file) => [file, contentOf(file)]));
-    if (settings.some((file) => !file.endsWith("package.json") && contents.get(file)?.includes('"extends"'))) return;
+    const contents = new Map([...modules, ...settings, ...lockfiles(rootDir), ...dependencyManifests(rootDir)].map((file) => [file, contentOf(file)]));
+    for (const setting of settings) {
+      if (setting.endsWith("package.json") || !contents.get(setting)?.includes('"extends"')) continue;
+      const chain = tsconfigExtendsChain(setting);
+      if (!chain) return;
+      for (const file of chain) if (!contents.has(file)) contents.set(file, contentOf(file));
+    }
+    const files = [...contents.keys()];
     const hashes = Object.fromEntries([...contents].map(([file, content]) => [file, hashOf(content)]));
     const folderHashes = Object.fromEntries(folders.map((folder) => [folder, folderHash(folder)]));
     // After reading them: an edit before the read shows in the mtime, one after it in the next run's hash.

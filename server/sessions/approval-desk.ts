@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ToolGate } from "../harness/run-turn.ts";
+import type { Logger } from "../host/logger.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { EventDraft } from "../protocol/events.ts";
 import { newApprovalId } from "../protocol/ids.ts";
@@ -25,6 +26,7 @@ export class ApprovalDesk {
   constructor(
     private readonly store: AsyncStore,
     private readonly append: Append,
+    private readonly logger: Logger,
     /** A denial nobody awaits (a turn stopped while parked) that could not be recorded. */
     private readonly onLost: (error: unknown) => void,
   ) {}
@@ -120,6 +122,17 @@ export class ApprovalDesk {
         },
       },
     ]);
+    if (!decision.approved) this.logDenial(row, decision);
     return true;
+  }
+
+  /** A denial changes what the turn does (by a person, or by the system when the turn stopped): the log names the call it refused. */
+  private logDenial(row: ApprovalRow, decision: ApprovalDecision): void {
+    this.logger.warn(`Approval of tool ${row.name} denied by ${decision.by}${decision.reason ? `: ${decision.reason}` : ""}`, {
+      sessionId: row.sessionId,
+      turnId: row.turnId,
+      toolCallId: row.toolCallId,
+      tool: row.name,
+    });
   }
 }

@@ -95,4 +95,19 @@ describe("SessionEventLog", () => {
     expect(texts(store.events.list(session.id))).toEqual(["buffered by the turn", "next"]);
     expect(published).toEqual(["buffered by the turn", "next"]);
   });
+
+  it("refuses a transaction once closed with not_ready, before it touches the store", async () => {
+    const { store, slow } = slowStore();
+    const log = new SessionEventLog(slow, createLogger(store), () => new Date());
+    const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
+    await log.close();
+    store.close();
+    let ran = false;
+    await expect(
+      log.transaction(session.id, async () => {
+        ran = true;
+      }),
+    ).rejects.toMatchObject({ name: "BdkError", code: "not_ready", message: expect.stringMatching(/event log is closed.*session ses_/) });
+    expect(ran).toBe(false);
+  });
 });

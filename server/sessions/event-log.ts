@@ -4,7 +4,7 @@
  * follow, and the end of a deleted session's streams.
  */
 import type { Logger } from "../host/logger.ts";
-import { messageOf } from "../protocol/errors.ts";
+import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft } from "../protocol/events.ts";
 import { toNdjson } from "../protocol/ndjson.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
@@ -71,9 +71,13 @@ export class SessionEventLog {
    * Runs `work` in one store transaction that holds the session's log: its
    * appends (through `append`) are stored in it, after the events buffered
    * before this call, and published once it commits. Other appends to the
-   * session wait for it.
+   * session wait for it. Once the log is closed it runs nothing: the store
+   * may be closing too, and the caller gets a reason, not a driver's error.
    */
   transaction<T>(sessionId: string, work: (tx: AsyncTransaction, append: TransactionAppend) => Promise<T>): Promise<T> {
+    if (this.closed) {
+      return Promise.reject(new BdkError("not_ready", `The event log is closed (the server is stopping): session ${sessionId} records nothing more.`));
+    }
     const taken = this.takeBuffered(sessionId);
     let buffered: Buffered | undefined = taken;
     return this.serially(sessionId, () =>
@@ -186,7 +190,7 @@ export class SessionEventLog {
       batch: batch as readonly AnyBdkEvent[],
       lastIndex: batch[batch.length - 1].index,
     }));
-    return followSession({ bus: this.bus, sessionId, fromIndex: start, replay, fromLive: (events) => events, deliver, ended, failed: (error) => this.replayFailed(sessionId, error, ended) });
+    return followSession({ bus: this.bus, sessionId, fromIndex: start, replay, fromLive: (events) => events, deliver, ended, failed: (error) => this.replayFailed(sessionId, error, ended), logger: this.logger });
   }
 
   /** `follow` as NDJSON text; a deleted session's stream gets `sessionDeletedLine` last. */
@@ -202,6 +206,7 @@ export class SessionEventLog {
       ended: () => ended?.(sessionDeletedLine(sessionId, this.now())),
       // A stream cut short ends with no last line: the client reconnects from the index it reached.
       failed: (error) => this.replayFailed(sessionId, error, () => ended?.("")),
+      logger: this.logger,
     });
   }
 

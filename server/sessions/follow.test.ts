@@ -3,6 +3,8 @@ import type { AnyBdkEvent } from "../protocol/events.ts";
 import { EventBus } from "./event-bus.ts";
 import { followSession, type ReplayBatch } from "./follow.ts";
 
+const unheard = { warn: () => {} };
+
 const event = (index: number): AnyBdkEvent =>
   ({ type: "session.waiting", index, sessionId: "s1", at: "2026-01-01T00:00:00.000Z", data: {} }) as AnyBdkEvent;
 
@@ -28,7 +30,7 @@ describe("followSession", () => {
     const bus = new EventBus();
     const { replay, release } = gatedReplay([[0, 1], [2, 3]]);
     const seen: number[] = [];
-    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver: (batch) => seen.push(...batch.map((e) => e.index)), failed: () => {} });
+    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: () => {} });
     // Index 3 is both in the replay's last batch and published live; 4 and 5 only live.
     bus.publish("s1", [event(3), event(4)]);
     await release();
@@ -45,7 +47,7 @@ describe("followSession", () => {
     const bus = new EventBus();
     const { replay, release } = gatedReplay([[0], [1], [2]]);
     const seen: number[] = [];
-    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver: (batch) => seen.push(...batch.map((e) => e.index)), failed: () => {} });
+    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: () => {} });
     await release();
     stop();
     bus.publish("s1", [event(3)]);
@@ -61,10 +63,44 @@ describe("followSession", () => {
     }
     const seen: number[] = [];
     const failure = new Promise<unknown>((resolve) =>
-      followSession({ bus, sessionId: "s1", fromIndex: 0, replay: broken(), fromLive: (events) => events, deliver: (batch) => seen.push(...batch.map((e) => e.index)), failed: resolve }),
+      followSession({ bus, sessionId: "s1", fromIndex: 0, replay: broken(), fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: resolve }),
     );
     expect(await failure).toEqual(new Error("disk gone"));
     bus.publish("s1", [event(1)]);
     expect(seen).toEqual([0]);
+  });
+
+  /** Follows s1 through `deliver`, recording the warnings logged and the replay failures reported. */
+  function followRecorded(bus: EventBus, replay: AsyncIterable<ReplayBatch<readonly AnyBdkEvent[]>>, deliver: (batch: readonly AnyBdkEvent[]) => void | Promise<void>) {
+    const warnings: Array<[string, unknown]> = [];
+    const failures: unknown[] = [];
+    const logger = { warn: (msg: string, data?: Record<string, unknown>) => void warnings.push([msg, data]) };
+    followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver, failed: (error) => failures.push(error), logger });
+    return { warnings, failures };
+  }
+
+  it("logs a follower whose delivery fails and stops following it, without failing the publisher or the replay", async () => {
+    const bus = new EventBus();
+    const { replay, release } = gatedReplay([[0]]);
+    const seen: number[] = [];
+    const { warnings, failures } = followRecorded(bus, replay, (batch) => {
+      if (batch[0].index === 2) throw new Error("socket closed");
+      seen.push(...batch.map((e) => e.index));
+    });
+    await release();
+    bus.publish("s1", [event(1)]);
+    expect(() => bus.publish("s1", [event(2)])).not.toThrow();
+    bus.publish("s1", [event(3)]);
+    expect(seen).toEqual([0, 1]);
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([["A follower of session s1 is no longer followed: delivery failed: socket closed", { sessionId: "s1" }]]);
+  });
+
+  it("logs a delivery that rejects during the replay as the follower's failure, not the replay's", async () => {
+    const { replay, release } = gatedReplay([[0], [1]]);
+    const { warnings, failures } = followRecorded(new EventBus(), replay, () => Promise.reject(new Error("write EPIPE")));
+    await release();
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([["A follower of session s1 is no longer followed: delivery failed: write EPIPE", { sessionId: "s1" }]]);
   });
 });

@@ -1,3 +1,5 @@
+import type { Logger } from "../host/logger.ts";
+import { messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent } from "../protocol/events.ts";
 import type { EventBus } from "./event-bus.ts";
 
@@ -15,11 +17,14 @@ export interface FollowSessionOptions<T> {
   replay: AsyncIterable<ReplayBatch<T>>;
   /** Turns live events into the delivered form. */
   fromLive: (events: readonly AnyBdkEvent[]) => T;
-  deliver: (batch: T) => void;
+  /** Hands a batch to the follower (a socket write); one that throws or rejects ends the follow. */
+  deliver: (batch: T) => void | Promise<void>;
   /** The session was deleted: nothing more will come. */
   ended?: () => void;
   /** The replay could not be read: nothing more will come. */
   failed: (error: unknown) => void;
+  /** Where a follower's failed delivery is reported: it is the follower's fault, not the turn's nor the replay's. */
+  logger: Pick<Logger, "warn">;
 }
 
 /**
@@ -28,13 +33,31 @@ export interface FollowSessionOptions<T> {
  * in which an event could be appended between the read and the subscription;
  * live events published while the replay is still being read wait for it.
  * Returns at once the function that stops following (the replay included).
+ * A delivery that fails (the follower's socket is gone) is logged and ends
+ * the follow: it never reaches the appender that published the event, nor
+ * passes for a replay failure.
  */
 export function followSession<T>(options: FollowSessionOptions<T>): () => void {
-  const { deliver } = options;
   let next = options.fromIndex;
   let replaying = true;
   let stopped = false;
   const buffered: AnyBdkEvent[] = [];
+
+  const undelivered = (error: unknown) => {
+    if (stopped) return;
+    stop();
+    options.logger.warn(`A follower of session ${options.sessionId} is no longer followed: delivery failed: ${messageOf(error)}`, {
+      sessionId: options.sessionId,
+    });
+  };
+  const deliver = (batch: T) => {
+    try {
+      const written = options.deliver(batch);
+      if (written instanceof Promise) written.catch(undelivered);
+    } catch (error) {
+      undelivered(error);
+    }
+  };
 
   const takeLive = (events: readonly AnyBdkEvent[]) => {
     const fresh = events.filter((event) => event.index >= next);

@@ -335,6 +335,31 @@ describe("approvals", () => {
     expect(String((result?.data as { output: unknown }).output)).toMatch(/denied by user:local: not on Fridays/);
   });
 
+  it("logs a denial with the ids of the call it refused, whether a person or a stop denied it", async () => {
+    const { runtime, store } = start(tmp(), testAgent([approve]));
+    const denied = await runtime.startSession({ message: "submit_review https://x.test/pr/4", principal: me });
+    const first = (await untilEvent(runtime, denied.sessionId, "action.approval_requested")) as AnyBdkEvent & { turnId: string };
+    const { approvalId, toolCallId } = first.data as { approvalId: string; toolCallId: string };
+    await runtime.resolveApproval(denied.sessionId, approvalId, { approved: false, reason: "not on Fridays" }, me);
+    await denied.done;
+    const stopped = await runtime.startSession({ message: "submit_review https://x.test/pr/5", principal: me });
+    const second = (await untilEvent(runtime, stopped.sessionId, "action.approval_requested")) as AnyBdkEvent & { turnId: string };
+    await runtime.stop(stopped.sessionId, me);
+    await stopped.done;
+
+    const denials = store.logs.list({ level: "warn" }).filter((line) => line.msg.startsWith("Approval of tool"));
+    expect(denials.map((line) => [line.msg, line.data])).toEqual([
+      [
+        "Approval of tool submit_review denied by user:local: not on Fridays",
+        { sessionId: denied.sessionId, turnId: first.turnId, toolCallId, tool: "submit_review" },
+      ],
+      [
+        "Approval of tool submit_review denied by system: the turn was stopped",
+        { sessionId: stopped.sessionId, turnId: second.turnId, toolCallId: (second.data as { toolCallId: string }).toolCallId, tool: "submit_review" },
+      ],
+    ]);
+  });
+
   it("keeps a parked approval across a restart and continues the turn once approved", async () => {
     const root = tmp();
     const first = start(root, testAgent([approve]));

@@ -155,6 +155,7 @@ export class SessionRuntime {
     this.approvals = new ApprovalDesk(
       this.store,
       (sessionId, drafts) => this.log.append(sessionId, drafts),
+      options.logger,
       (error) => options.logger.error(`Could not record the denial of a stopped turn's approval: ${messageOf(error)}`),
     );
     this.services = {

@@ -179,14 +179,18 @@ export class TurnExecutor {
   private async record(tx: AsyncTransaction, append: TransactionAppend, session: SessionRow, turnId: string, end: TurnEnd, reportFailure: boolean): Promise<void> {
     const { lives, services } = this.options;
     const at = services.now().toISOString();
-    const live = lives.get(session.id);
     if (end.status === "completed") {
-      const known = live?.session ?? (await tx.sessions.get(session.id));
+      const known = lives.get(session.id)?.session ?? (await tx.sessions.get(session.id));
       const usage = known ? addUsage(known.usage, end.usage) : end.usage;
       await tx.turns.update(turnId, { status: "completed", endedAt: at, usage: end.usage });
       await append([session.mode === "task" ? { type: "session.completed", data: { result: end.text } } : { type: "session.waiting", data: {} }]);
       const updated = await tx.sessions.update(session.id, { status: session.mode === "task" ? "completed" : "waiting", usage });
-      if (live && updated) live.session = updated;
+      // The cached row changes only with the stored one: a rollback keeps it as it was (so a retry adds the usage once),
+      // and the entry is looked up at commit (it may have been evicted and reopened since the turn began).
+      tx.afterCommit(() => {
+        const atCommit = lives.get(session.id);
+        if (atCommit && updated) atCommit.session = updated;
+      });
       return;
     }
     await tx.turns.update(turnId, { status: end.status, endedAt: at });
