@@ -98,7 +98,7 @@ describe("SessionEventLog", () => {
 
   it("refuses a transaction once closed with not_ready, before it touches the store", async () => {
     const { store, slow } = slowStore();
-    const log = new SessionEventLog(slow, createLogger(store), () => new Date());
+    const log = new SessionEventLog(slow, createLogger(asyncStore(store)), () => new Date());
     const session = store.sessions.create({ mode: "chat", channel: "http", principal: me });
     await log.close();
     store.close();

@@ -35,7 +35,7 @@ describe("TurnExecutor.finish", () => {
   it("caches the session row with the turn's usage only once it is stored: a rolled-back end leaves the cache as stored", async () => {
     const { store, async, failing } = storeFailingAtCommit();
     const lives = new LiveSessions();
-    const logger = createLogger(store);
+    const logger = createLogger(async);
     const now = () => new Date();
     const agent = testAgent([]);
     // `finish` records a turn's end (and its memory note): nothing that runs a turn is needed.
