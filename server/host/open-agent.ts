@@ -140,7 +140,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
             .catch((error: unknown) => logger.error(`Could not record that ${connection} needs authorization: ${messageOf(error)}`))
       : undefined,
   });
-  const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
+  const reminders = new ReminderBook({ store: asyncStore(store), agent: (): ResolvedAgent => runtime.agent, clock });
   const runtime: SessionRuntime = new SessionRuntime({
     agent,
     store,
@@ -153,7 +153,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     onSubagentEvent: telemetry?.subagentEvent,
   });
   if (telemetry) runtime.observe(telemetry.recorded);
-  const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
+  const automation = new AgentAutomation({ runtime, store: asyncStore(store), logger, env, dev: options.dev ?? false, clock, reminders });
   const recovered = await runtime.recover();
   if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
 

@@ -51,7 +51,7 @@ export interface FireReminderDeps {
 export type ReminderTrigger = { by: "timer"; dueAt: string } | { by: "manual" };
 
 export async function fireReminder(deps: FireReminderDeps, id: string, trigger: ReminderTrigger): Promise<ReminderFiring> {
-  const row = deps.book.get(id);
+  const row = await deps.book.get(id);
   if (row.status !== "armed") throw new BdkError("not_ready", `Reminder ${id} is ${row.status}; only armed reminders fire.`);
   const spec = row.spec as unknown as StoredReminder;
   const inline = deps.book.runOf(id);

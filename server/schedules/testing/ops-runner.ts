@@ -1,5 +1,6 @@
 import type { ScheduleDefinition } from "../../authoring/schedules.ts";
 import { createLogger } from "../../host/logger.ts";
+import { asyncStore } from "../../store/async-store.ts";
 import type { Store } from "../../store/index.ts";
 import type { Clock } from "../clock.ts";
 import { ScheduleRunner } from "../schedule-runner.ts";
@@ -15,7 +16,7 @@ export function opsRunner(
 ): ScheduleRunner {
   return new ScheduleRunner({
     schedules: () => schedules,
-    store,
+    store: asyncStore(store),
     agentName: "ops",
     clock,
     logger: createLogger(store),
