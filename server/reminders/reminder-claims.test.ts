@@ -70,13 +70,13 @@ it("fires each of 30 due reminders once when two processes fire them at the same
   const clock = new ManualClock("2026-03-02T09:00:00Z");
   const a = await processOn(stateRoot, clock);
   const b = await processOn(stateRoot, clock);
-  const created = Array.from({ length: 30 }, (_, i) => {
+  const created = await Promise.all(Array.from({ length: 30 }, async (_, i) => {
     const token = `pr:acme/checkout#${i}`;
     // A third each: one-shot handler, recurring handler, recurring prompt.
     const timing = i % 3 === 0 ? { delay: "5m" } : { every: "5m" };
     const body = i % 3 === 2 ? { prompt: `Look at ${token}.` } : { handler: "slow_check", args: { pr: token } };
-    return { token, reminder: a.automation.createReminder({ channelId: "drive", continuationToken: token, ...timing, ...body }) };
-  });
+    return { token, reminder: await a.automation.createReminder({ channelId: "drive", continuationToken: token, ...timing, ...body }) };
+  }));
   await clock.advance(5 * 60 * 1000);
 
   const firings = await Promise.all(

@@ -25,8 +25,8 @@ it("keeps a one-shot reminder armed when its message could not be stored, and de
   const clock = new ManualClock("2026-03-02T09:00:00Z");
   const opened = await openAgent(project, { stateRoot, env: { BDK_MODEL: "scripted" }, clock });
   try {
-    opened.automation.start({ schedules: false, timers: true });
-    const reminder = opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/checkout#9", delay: "5m", prompt: "Re-check CI." });
+    await opened.automation.start({ schedules: false, timers: true });
+    const reminder = await opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/checkout#9", delay: "5m", prompt: "Re-check CI." });
 
     const lift = refuseInserts(stateRoot, "turns");
     try {

@@ -31,7 +31,7 @@ const open: OpenedAgent[] = [];
 
 async function start(stateRoot: string, clock: ManualClock): Promise<OpenedAgent> {
   const opened = await openAgent(project, { stateRoot, env: { BDK_MODEL: "scripted" }, clock });
-  opened.automation.start({ schedules: false, timers: true });
+  await opened.automation.start({ schedules: false, timers: true });
   open.push(opened);
   return opened;
 }
@@ -71,7 +71,7 @@ describe("reminders", () => {
     });
     await settle(opened, conversation.sessionId);
 
-    const reminder = opened.automation.createReminder({
+    const reminder = await opened.automation.createReminder({
       purpose: "ci_recheck",
       channelId: "drive",
       continuationToken: "pr:acme/checkout#42",
@@ -102,7 +102,7 @@ describe("reminders", () => {
     const conversation = await first.automation.channels.converse({ channelId: "drive", continuationToken: "pr:acme/api#7", message: "Watch PR 7", principal: me });
     await settle(first, conversation.sessionId);
     const handler = first.agent.reminders.get("ci_recheck");
-    const { id } = first.automation.createReminder({
+    const { id } = await first.automation.createReminder({
       channelId: "drive",
       continuationToken: "pr:acme/api#7",
       every: "30m",
@@ -114,7 +114,7 @@ describe("reminders", () => {
     await clock.advance(45 * 60 * 1000);
     const second = await start(root, clock);
     // 09:30 passed while down: the next tick is 10:00, not a replay.
-    expect(second.automation.listReminders()).toEqual([expect.objectContaining({ id, handler: "ci_recheck", nextFireAt: "2026-03-02T09:30:00.000Z" })]);
+    expect(await second.automation.listReminders()).toEqual([expect.objectContaining({ id, handler: "ci_recheck", nextFireAt: "2026-03-02T09:30:00.000Z" })]);
     await clock.advance(1);
     await settle(second, conversation.sessionId);
     const messages = await received(second, conversation.sessionId);
@@ -128,7 +128,7 @@ describe("reminders", () => {
     const opened = await start(stateRoot(), clock);
     const cancelled = await opened.runtime.hostServices.reminders.create({ channelId: "drive", continuationToken: "pr:x/y#1", delay: "5m", prompt: "ping" });
     await opened.runtime.hostServices.reminders.cancel(cancelled.id);
-    const stopping = opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:x/y#2", every: "5m", handler: "ci_recheck", args: { stop: true } });
+    const stopping = await opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:x/y#2", every: "5m", handler: "ci_recheck", args: { stop: true } });
     await clock.advance(10 * 60 * 1000);
     expect(opened.store.sessions.findByToken("drive", "pr:x/y#1")).toBeUndefined();
     expect(opened.store.sessions.findByToken("drive", "pr:x/y#2")).toBeUndefined();
@@ -140,7 +140,7 @@ describe("reminders", () => {
   it("a first tick with no conversation yet starts one on the channel with that token, and later ticks continue it", async () => {
     const clock = new ManualClock("2026-03-02T09:00:00Z");
     const opened = await start(stateRoot(), clock);
-    const { id } = opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/web#3", every: "1h", prompt: "Look again." }, me);
+    const { id } = await opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/web#3", every: "1h", prompt: "Look again." }, me);
     const first = await opened.automation.dispatchReminder(id);
     expect(first.action).toBe("delivered");
     const session = opened.store.sessions.findByToken("drive", "pr:acme/web#3")!;
@@ -196,7 +196,7 @@ describe("reminders", () => {
     expect(messages.at(-1)).toContain("Check the deploy.");
     expect(messages.at(-1)).toContain("Standing condition: the deploy is healthy");
 
-    const again = opened.automation.createReminder({ sessionId: turn.sessionId, every: "1d", prompt: "Daily look." });
+    const again = await opened.automation.createReminder({ sessionId: turn.sessionId, every: "1d", prompt: "Daily look." });
     await opened.runtime.followUp(turn.sessionId, { message: `reminders_cancel {"id":"${again.id}"}`, principal: me });
     await settle(opened, turn.sessionId);
     expect(opened.store.reminders.get(again.id)?.status).toBe("cancelled");

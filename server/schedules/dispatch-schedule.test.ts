@@ -48,7 +48,7 @@ describe("dispatchSchedule", () => {
   });
 
   it("lists schedules with their next UTC firing, and refuses unknown names", async () => {
-    expect(opened.automation.listSchedules()).toEqual([
+    expect(await opened.automation.listSchedules()).toEqual([
       expect.objectContaining({ name: "alert-sweep", cron: "*/30 * * * *", kind: "handler", nextFireAt: expect.stringMatching(/:(00|30):00\.000Z$/) }),
       expect.objectContaining({ name: "daily-summary", cron: "0 9 * * 1-5", kind: "markdown", nextFireAt: expect.stringMatching(/T09:00:00\.000Z$/) }),
     ]);
