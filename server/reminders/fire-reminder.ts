@@ -36,7 +36,8 @@ export interface ReminderFiring {
 export interface FireReminderDeps {
   book: ReminderBook;
   store: AsyncStore;
-  channels: ChannelHub;
+  /** Where a tick's message goes (in the tick's transaction). */
+  channels: Pick<ChannelHub, "converse">;
   reminders: () => ReadonlyMap<string, ReminderDefinition>;
   clock: Clock;
   logger: Logger;

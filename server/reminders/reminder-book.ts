@@ -17,7 +17,8 @@ export type ReminderRun = NonNullable<ReminderInput["run"]>;
 
 export interface ReminderBookOptions {
   store: AsyncStore;
-  agent: () => ResolvedAgent;
+  /** The agent's named reminder handlers (`bot/reminders/`). */
+  agent: () => Pick<ResolvedAgent, "reminders">;
   clock: Clock;
 }
 
