@@ -4,7 +4,11 @@
  * Postgres (three pools on one database, as three servers), each with its
  * own schedule runner and reminder timers on a shared manual clock. A
  * schedule fires once per tick for the whole cluster, and 1,000 reminders
- * fire once each, while the node doing the firing stops half-way.
+ * fire once each, while the node doing the firing stops half-way. On
+ * Postgres the nodes' queries interleave for real; on SQLite the manual
+ * clock lets one node's firing settle before the next node's timer runs, so
+ * the race for one tick between processes is schedule-claims.test.ts's and
+ * reminder-claims.test.ts's (separate processes, simultaneous firings).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
