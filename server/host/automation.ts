@@ -1,9 +1,11 @@
 /**
  * What runs an agent without an inbound `/v1/session` call: its channels,
- * its schedules and its reminders, over the `AsyncStore` (SQLite or
- * Postgres; of the nodes on one store, each tick and each reminder fires once). `openAgent` creates it; `serve` starts the
- * cron cadence and reminder timers (never under `--dev`, where the dev
- * routes and the serve handle dispatch by hand).
+ * its schedules and its reminders, over an `AsyncStore` (SQLite or
+ * Postgres: of the nodes on one store, each schedule tick and each reminder
+ * tick fires once). `openAgent` creates it; `serve` starts the cron cadence
+ * and reminder timers (never under `--dev`, where the dev routes and the
+ * serve handle dispatch by hand). On Postgres its store must be the
+ * runtime's own: a tick's message is a savepoint of the tick's transaction.
  */
 import type { ReminderInput, ReminderRecord } from "../authoring/types.ts";
 import { ChannelHub, type ChannelHubOptions } from "../channels/channel-hub.ts";

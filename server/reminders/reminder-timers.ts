@@ -13,6 +13,7 @@
 import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { Clock } from "../schedules/clock.ts";
+import { InFlight, STOP_GRACE_MS } from "../schedules/in-flight.ts";
 import type { AsyncStore } from "../store/async-store.ts";
 import type { ReminderRow } from "../store/types.ts";
 import type { ReminderBook } from "./reminder-book.ts";
@@ -52,11 +53,12 @@ export class ReminderTimers {
   private cancelResync?: () => void;
   private unsubscribe?: () => void;
   private running = false;
-  /** Due entries waiting for a firing slot, and the work (ticks, resyncs, firings) in flight. */
+  /** Due entries waiting for a firing slot. */
   private readonly queue: Entry[] = [];
   /** id → the due time of its firing in flight: a resync that still reads the row armed for it does not queue it again. */
   private readonly firing = new Map<string, number>();
-  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Ticks, resyncs and firings not yet settled. */
+  private readonly inFlight = new InFlight();
 
   constructor(private readonly options: ReminderTimersOptions) {}
 
@@ -69,7 +71,7 @@ export class ReminderTimers {
     return armed;
   }
 
-  /** Stops firing, lets the firings in flight end, and hands the lease on. */
+  /** Stops firing, lets the firings in flight end (a few seconds at most), and hands the lease on. */
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
@@ -78,13 +80,13 @@ export class ReminderTimers {
     this.cancelTimer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
     this.queue.length = 0;
-    await this.idle();
+    await this.inFlight.idle(STOP_GRACE_MS);
     await this.options.store.leases.release(REMINDERS_LEASE, this.options.holder);
   }
 
   /** Resolves once no tick, resync or firing is in flight (and none it started). */
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  idle(): Promise<void> {
+    return this.inFlight.idle();
   }
 
   private track(row: ReminderRow, arm = true): void {
@@ -101,11 +103,8 @@ export class ReminderTimers {
     if (arm) this.arm();
   }
 
-  /** Keeps `work` in `inFlight` until it settles; a failure is logged. */
   private run(work: Promise<unknown>, what: string): void {
-    const tracked = work.catch((error: unknown) => this.options.logger.warn(`Reminders: ${what} failed: ${messageOf(error)}`));
-    this.inFlight.add(tracked);
-    void tracked.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(work, (error) => this.options.logger.warn(`Reminders: ${what} failed: ${messageOf(error)}`));
   }
 
   /** Rebuilds the heap from the store. */

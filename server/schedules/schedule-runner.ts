@@ -16,6 +16,7 @@ import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { AsyncStore } from "../store/async-store.ts";
 import type { Clock } from "./clock.ts";
+import { InFlight, STOP_GRACE_MS } from "./in-flight.ts";
 
 export const SCHEDULES_LEASE = "schedules";
 
@@ -53,8 +54,8 @@ export class ScheduleRunner {
   private readonly next = new Map<string, number>();
   private cancelTimer?: () => void;
   private running = false;
-  /** Ticks (and the firings they started) not yet settled. */
-  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Ticks and the firings they started, not yet settled. */
+  private readonly inFlight = new InFlight();
 
   constructor(private readonly options: ScheduleRunnerOptions) {}
 
@@ -71,18 +72,18 @@ export class ScheduleRunner {
     this.arm();
   }
 
-  /** Stops the cadence, lets the tick in flight end, and hands the lease on. */
+  /** Stops the cadence, lets the work in flight end (a few seconds at most), and hands the lease on. */
   async stop(): Promise<void> {
     this.running = false;
     this.cancelTimer?.();
     this.cancelTimer = undefined;
-    await this.idle();
+    await this.inFlight.idle(STOP_GRACE_MS);
     await this.options.store.leases.release(SCHEDULES_LEASE, this.options.holder);
   }
 
   /** Resolves once no tick or firing is in flight. */
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  idle(): Promise<void> {
+    return this.inFlight.idle();
   }
 
   async record(name: string): Promise<ScheduleRecord> {
@@ -98,13 +99,9 @@ export class ScheduleRunner {
     this.cancelTimer?.();
     if (!this.running || this.next.size === 0) return;
     const soonest = Math.min(...this.next.values());
-    this.cancelTimer = this.options.clock.setTimer(new Date(soonest), () => this.track(this.tick()));
-  }
-
-  private track(work: Promise<unknown>): void {
-    const tracked = work.catch((error: unknown) => this.options.logger.error(`Schedules: a tick failed: ${messageOf(error)}`));
-    this.inFlight.add(tracked);
-    void tracked.finally(() => this.inFlight.delete(tracked));
+    this.cancelTimer = this.options.clock.setTimer(new Date(soonest), () =>
+      this.inFlight.add(this.tick(), (error) => this.options.logger.error(`Schedules: a tick failed: ${messageOf(error)}`)),
+    );
   }
 
   private async tick(): Promise<void> {
@@ -139,7 +136,7 @@ export class ScheduleRunner {
     await store.scheduleTicks.prune(new Date(clock.now().getTime() - TICK_CLAIM_RETENTION_MS).toISOString());
     await this.save(name, { ...record, lastFiredAt: tick });
     logger.info(`Schedule ${name} fired (${reason}, ${tick}).`, { schedule: name });
-    this.track(this.options.fire(name).catch((error) => logger.error(`Schedule ${name} failed: ${messageOf(error)}`, { schedule: name })));
+    this.inFlight.add(this.options.fire(name), (error) => logger.error(`Schedule ${name} failed: ${messageOf(error)}`, { schedule: name }));
   }
 
   private async save(name: string, record: ScheduleRecord): Promise<void> {
