@@ -99,14 +99,16 @@ describe("conformance: scheduled under serve --dev", () => {
     try {
       creator = await openAgent(dir, { stateRoot: server.stateRoot, env: { BDK_MODEL: "scripted" } });
       const ciRecheck = creator.agent.reminders.get("ci_recheck");
-      reminderId = creator.automation.createReminder({
+      reminderId = (
+        await creator.automation.createReminder({
         purpose: "ci_recheck",
         channelId: "webhook",
         continuationToken: conversation.continuationToken!,
         every: "30m",
         handler: ciRecheck,
         args: { prUrl: "https://github.com/acme/checkout/pull/42" },
-      }).id;
+        })
+      ).id;
     } finally {
       await creator?.close();
     }

@@ -133,17 +133,31 @@ describe("a database URL bdk serve cannot use", () => {
     }
   });
 
-  it("refuses an agent with channels, which do not run on Postgres yet", async () => {
-    const { code, lines } = await refused(["--dir", path.join(KIT_DIR, "bot-examples", "pr-approver"), "--database-url", database.url]);
-    expect(code).toBe(1);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/has channels.*do not run on Postgres yet/);
+  it("serves an agent with channels and schedules: they run on the shared store", async () => {
+    // A database of its own: one project per database.
+    const own = await database.fresh();
+    const server = await startServer({ dir: path.join(KIT_DIR, "bot-examples", "pr-approver"), env: { BDK_DATABASE_URL: own } });
+    try {
+      const created = await post(server, "/v1/session", { message: "Inspect https://github.com/acme/checkout/pull/7" });
+      expect(created.status).toBe(202);
+      const { sessionId } = (await created.json()) as Created;
+      const events = await untilWaiting(server, sessionId);
+      expect(events.some((event) => event.type === "turn.completed")).toBe(true);
+      const { rows } = await queryOn(own, "SELECT count(*)::int AS n FROM events WHERE session_id = $1", [sessionId]);
+      expect((rows[0] as { n: number }).n).toBe(events.length);
+    } finally {
+      await server.stop();
+    }
   }, 120_000);
 });
 
 async function query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+  return queryOn(database.url, text, values);
+}
+
+async function queryOn(url: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
   const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: database.url });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await client.query(text, values);

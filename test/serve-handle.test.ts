@@ -29,7 +29,7 @@ it("dispatches a schedule, then creates and dispatches a named reminder into tha
   const { scheduleId, sessionIds } = await served.dispatchSchedule("alert-sweep");
   expect(scheduleId).toBe("alert-sweep");
   const { opened } = served.agents[0];
-  const session = opened.syncStore.sessions.get(sessionIds[0])!;
+  const session = (await opened.store.sessions.get(sessionIds[0]))!;
   await opened.runtime.idle(session.id);
 
   const reminder = await served.createReminder({
@@ -44,7 +44,7 @@ it("dispatches a schedule, then creates and dispatches a named reminder into tha
   // --dev: the timer never fires on its own; the handle fires it.
   expect(await served.dispatchReminder(reminder.id)).toEqual({ reminderId: reminder.id, action: "delivered", sessionIds: [session.id] });
   await opened.runtime.idle(session.id);
-  expect(opened.syncStore.reminders.get(reminder.id)?.status).toBe("done");
+  expect((await opened.store.reminders.get(reminder.id))?.status).toBe("done");
 
   const listed = await fetch(`${served.url}/v1/dev/reminders`);
   expect(((await listed.json()) as { reminders: unknown[] }).reminders).toEqual([]);
@@ -54,18 +54,18 @@ it("without --dev the cron cadence fires on the clock; schedules: false (--no-sc
   const clock = new ManualClock("2026-03-02T08:59:30Z");
   const served = await start({ clock });
   const { opened } = served.agents[0];
-  const schedules = () => opened.syncStore.sessions.list({ limit: 50 }).sessions.map((session) => session.principal.id).sort();
+  const schedules = async () => (await opened.store.sessions.list({ limit: 50 })).sessions.map((session) => session.principal.id).sort();
   await clock.advanceTo("2026-03-02T09:00:05Z");
   // 09:00 on a Monday: alert-sweep (*/30) and daily-summary (0 9 * * 1-5).
-  expect(schedules()).toEqual(["schedule/alert-sweep", "schedule/daily-summary"]);
+  expect(await schedules()).toEqual(["schedule/alert-sweep", "schedule/daily-summary"]);
   await clock.advanceTo("2026-03-02T09:29:00Z");
-  expect(schedules()).toHaveLength(2);
+  expect(await schedules()).toHaveLength(2);
   await handle!.close();
 
   const quiet = new ManualClock("2026-03-02T08:59:30Z");
   const off = await start({ clock: quiet, schedules: false });
   await quiet.advanceTo("2026-03-02T10:00:05Z");
-  expect(off.agents[0].opened.syncStore.sessions.list({ limit: 50 }).sessions).toEqual([]);
+  expect((await off.agents[0].opened.store.sessions.list({ limit: 50 })).sessions).toEqual([]);
 }, 240_000);
 
 it("under --dev on loopback, a session the list shows opens even when another principal owns it", async () => {
@@ -73,7 +73,7 @@ it("under --dev on loopback, a session the list shows opens even when another pr
   const { sessionIds } = await served.dispatchSchedule("alert-sweep");
   const id = sessionIds[0];
   await served.agents[0].opened.runtime.idle(id);
-  expect(served.agents[0].opened.syncStore.sessions.get(id)?.principal.id).not.toBe("local");
+  expect((await served.agents[0].opened.store.sessions.get(id))?.principal.id).not.toBe("local");
 
   const listed = (await (await fetch(`${served.url}/v1/sessions`)).json()) as { sessions: { id: string }[] };
   expect(listed.sessions.map((session) => session.id)).toContain(id);

@@ -145,8 +145,16 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
   const web = await startWebServer({ host: options.host ?? "127.0.0.1", port: options.port ?? 3000, httpHost, log });
   const stopWatching = options.dev ? opened.map((agent) => watchForChanges(agent)) : [];
   // Under --dev nothing fires on its own: the dev routes and this handle dispatch by hand.
-  for (const agent of opened) {
-    agent.automation.start({ schedules: !options.dev && options.schedules !== false, timers: !options.dev });
+  const close = async () => {
+    for (const stop of stopWatching) stop();
+    await web.close();
+    await Promise.all(opened.map((agent) => agent.close()));
+  };
+  try {
+    await Promise.all(opened.map((agent) => agent.automation.start({ schedules: !options.dev && options.schedules !== false, timers: !options.dev })));
+  } catch (error) {
+    await close();
+    throw error;
   }
 
   const pick = (slug?: string): MountedAgent => {
@@ -159,11 +167,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
   return {
     url: web.url,
     agents,
-    async close() {
-      for (const stop of stopWatching) stop();
-      await web.close();
-      await Promise.all(opened.map((agent) => agent.close()));
-    },
+    close,
     async send(message, sendOptions = {}) {
       const handle = await pick(sendOptions.slug).opened.runtime.startSession({ message, title: sendOptions.title, principal });
       return { id: handle.sessionId, continuationToken: handle.continuationToken };

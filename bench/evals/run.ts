@@ -43,12 +43,12 @@ const opened = await openAgent(dir, { stateRoot: mkdtempSync(path.join(tmpdir(),
 const loadMs = performance.now() - loadStarted;
 
 const started = performance.now();
-const run = startRun({
+const run = await startRun({
   agent: opened.agent.name,
   evals: opened.agent.evals,
   filter: {},
   target: localTarget(opened, { type: "user", id: "local" }),
-  store: opened.syncStore,
+  store: opened.runtime.store,
   env: {},
   options: { strict: false, dryRun: true, target: "local" },
 });

@@ -42,7 +42,7 @@ try {
   const firstDue = Date.now() + 3000 + count / 5;
   for (let i = 0; i < count; i++) {
     const due = firstDue + Math.floor((i * spreadMs) / count);
-    creator.automation.reminders.createRow({
+    await creator.automation.reminders.createRow({
       channelId: "bench",
       continuationToken: `bench:${i}`,
       at: new Date(due).toISOString(),
@@ -56,7 +56,7 @@ try {
   const opened = await openAgent(project, { stateRoot, env });
   const openMs = performance.now() - started;
   started = performance.now();
-  opened.automation.start({ schedules: false, timers: true });
+  await opened.automation.start({ schedules: false, timers: true });
   const armMs = performance.now() - started;
   if (Date.now() > firstDue) throw new Error("start-up ran past the first due time: lower the count or raise the lead time");
 

@@ -4,7 +4,7 @@ import type { LoadedEvalCase, LoadedEvals } from "../../server/load/types.ts";
 import type { Diagnostic } from "../../server/discover/diagnostics.ts";
 import type { EvalTarget } from "../../server/evals/target.ts";
 import type { AssertionResult, CaseResult, EvalRunReport } from "../../server/evals/types.ts";
-import type { Store } from "../../server/store/index.ts";
+import type { AsyncStore } from "../../server/store/async-store.ts";
 import { booleanFlag, type Command, type CommandIO, type ParsedArgs, stringFlag, UsageError } from "../command.ts";
 import { SLUG_FLAG, selectedAgent } from "../agent-selection.ts";
 import { RemoteAgent } from "../remote.ts";
@@ -17,7 +17,7 @@ interface EvalSession {
   agent: string;
   evals: LoadedEvals | undefined;
   target: EvalTarget;
-  store: Store;
+  store: AsyncStore;
   stateRoot: string;
   close(): Promise<void>;
 }
@@ -61,7 +61,7 @@ async function openLocal(args: ParsedArgs, io: CommandIO): Promise<EvalSession> 
     agent: opened.agent.name,
     evals: opened.agent.evals,
     target: localTarget(opened, LOCAL_PRINCIPAL),
-    store: opened.syncStore,
+    store: opened.runtime.store,
     stateRoot: opened.stateRoot,
     close: () => opened.close(),
   };
@@ -72,6 +72,7 @@ async function openRemote(url: string, args: ParsedArgs, io: CommandIO): Promise
   if (stringFlag(args, "model")) throw new UsageError("--model applies to in-process runs; the server chose its model");
   const { loadAgent } = await import("../../server/load/load-agent.ts");
   const { openStore } = await import("../../server/store/index.ts");
+  const { asyncStore } = await import("../../server/store/async-store.ts");
   const { defaultStateRoot } = await import("../../server/host/open-agent.ts");
   const { discoverHost } = await import("../../server/discover/host.ts");
   // --slug names the agent on the server; its cases come from --dir: that agent's folder, or the folder of agents.
@@ -81,7 +82,7 @@ async function openRemote(url: string, args: ParsedArgs, io: CommandIO): Promise
   const errors = errorLines(loaded.diagnostics, io);
   if (!loaded.agent || errors.length > 0) throw new ConfigFailure(errors.length > 0 ? errors : [`no project in ${dir}`]);
   const stateRoot = path.resolve(io.cwd, stringFlag(args, "state-root") ?? defaultStateRoot(dir));
-  const store = openStore(stateRoot);
+  const store = asyncStore(openStore(stateRoot));
   const remote = new RemoteAgent(url, stringFlag(args, "slug"), stringFlag(args, "token") ?? io.env.BDK_BEARER_TOKEN);
   return {
     agent: loaded.agent.name,
@@ -177,7 +178,7 @@ async function runCases(session: EvalSession, { args, filter, url, json, junitFi
   const { describeDefaults } = await import("../../server/evals/runner.ts");
   const { startRun } = await import("../../server/evals/start-run.ts");
   const progress = json ? undefined : createProgress(io, args.flags.stream !== false);
-  const started = startRun({
+  const started = await startRun({
     agent: session.agent,
     evals: session.evals,
     filter,

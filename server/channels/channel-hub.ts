@@ -12,7 +12,7 @@ import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { Principal } from "../protocol/events.ts";
 import type { Clock } from "../schedules/clock.ts";
 import type { SessionRuntime } from "../sessions/session-runtime.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { SessionRow } from "../store/types.ts";
 import { type ConversationMessage, type ConversationTurn, sendToConversation, sessionHandle } from "./conversations.ts";
 import { ChannelDelivery, type PackDelivery } from "./delivery.ts";
@@ -26,7 +26,7 @@ import { SlackReplies } from "./slack/slack-replies.ts";
 
 export interface ChannelHubOptions {
   runtime: SessionRuntime;
-  store: Store;
+  store: AsyncStore;
   logger: Logger;
   env: Record<string, string | undefined>;
   dev: boolean;
@@ -145,8 +145,8 @@ export class ChannelHub {
       now: () => clock.now(),
       ledger: this.ledger,
       send: (input) => this.converse({ ...input, channelId }),
-      stop: (continuationToken) => {
-        const session = store.sessions.findByToken(channelId, continuationToken);
+      stop: async (continuationToken) => {
+        const session = await store.sessions.findByToken(channelId, continuationToken);
         return session ? runtime.interrupt(session.id) : false;
       },
       host: runtime.hostServices,

@@ -16,7 +16,7 @@ export type PackDelivery = (event: Readonly<AnyBdkEvent>, session: SessionRow) =
 
 export interface DeliveryOptions {
   channels(): ReadonlyMap<string, ChannelDefinition>;
-  session(sessionId: string): SessionRow | undefined;
+  session(sessionId: string): Promise<SessionRow | undefined>;
   contextFor(session: SessionRow): ChannelEventContext;
   packDelivery(channelId: string, definition: ChannelDefinition): PackDelivery | undefined;
   logger: Logger;
@@ -34,20 +34,19 @@ export class ChannelDelivery {
 
   constructor(private readonly options: DeliveryOptions) {}
 
-  /** Runtime observer: queues the handlers these events concern. */
+  /** Runtime observer: queues the handlers these events concern, after the deliveries queued before for the session. */
   readonly deliver = (sessionId: string, events: readonly AnyBdkEvent[]): void => {
     if (this.options.channels().size === 0) return;
-    const channelId = this.channelFor(sessionId, events);
-    if (channelId === undefined) return;
-    const definition = this.options.channels().get(channelId);
-    if (!definition) return;
-    const handlers = (definition.events ?? {}) as Record<string, Handler | undefined>;
-    const pack = this.options.packDelivery(channelId, definition);
-    const relevant = events.filter((event) => handlers[event.type] || pack);
-    if (relevant.length === 0) return;
-
     const run = async () => {
-      const session = this.options.session(sessionId);
+      const channelId = await this.channelFor(sessionId, events);
+      if (channelId === undefined) return;
+      const definition = this.options.channels().get(channelId);
+      if (!definition) return;
+      const handlers = (definition.events ?? {}) as Record<string, Handler | undefined>;
+      const pack = this.options.packDelivery(channelId, definition);
+      const relevant = events.filter((event) => handlers[event.type] || pack);
+      if (relevant.length === 0) return;
+      const session = await this.options.session(sessionId);
       if (!session) return;
       const channel = { id: channelId, state: session.channelState ?? definition.state };
       const ctx = this.options.contextFor(session);
@@ -58,7 +57,9 @@ export class ChannelDelivery {
         if (pack) await this.guard(channelId, event.type, () => pack(frozen, session));
       }
     };
-    const tail = (this.tails.get(sessionId) ?? Promise.resolve()).then(run);
+    const tail = (this.tails.get(sessionId) ?? Promise.resolve()).then(run).catch((error: unknown) => {
+      this.options.logger.warn(`Session ${sessionId}: its channel delivery failed: ${messageOf(error)}`, { session: sessionId });
+    });
     this.tails.set(sessionId, tail);
     void tail.then(() => {
       if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
@@ -70,12 +71,12 @@ export class ChannelDelivery {
     while (this.tails.size > 0) await Promise.allSettled([...this.tails.values()]);
   }
 
-  private channelFor(sessionId: string, events: readonly AnyBdkEvent[]): string | undefined {
+  private async channelFor(sessionId: string, events: readonly AnyBdkEvent[]): Promise<string | undefined> {
     let channelId = this.channelOf.get(sessionId);
     if (channelId === undefined) {
       // A new session names its channel in session.started; older ones are looked up once.
       const started = events.find((event) => event.type === "session.started");
-      channelId = started?.type === "session.started" ? started.data.channel : this.options.session(sessionId)?.channel;
+      channelId = started?.type === "session.started" ? started.data.channel : (await this.options.session(sessionId))?.channel;
       if (channelId === undefined) return undefined;
       if (this.channelOf.size >= CHANNEL_CACHE_LIMIT) this.channelOf.clear();
       this.channelOf.set(sessionId, channelId);

@@ -54,7 +54,7 @@ describe("pack webhooks without a configured secret", () => {
     const response = await post(dev, "github", issue, {}, { "x-github-event": "issues", "x-github-delivery": "d-1" });
     expect(response.status).toBe(202);
     expect(await response.json()).toMatchObject({ continuationToken: "issue:acme/app#5" });
-    const session = dev.syncStore.sessions.findByToken("github", "issue:acme/app#5")!;
+    const session = (await dev.store.sessions.findByToken("github", "issue:acme/app#5"))!;
     expect(session.principal).toEqual({ type: "user", id: "github:carol" });
     await dev.runtime.idle(session.id);
   });
@@ -90,8 +90,8 @@ describe("a hook result the pack cannot use", () => {
       error: "internal",
       message: 'The onIssue hook of GitHub channel "github-bad" failed; the agent\'s log has the details.',
     });
-    const logged = dev.syncStore.logs.list({ limit: 50 }).find((row) => row.msg.startsWith("The onIssue hook"))!;
+    const logged = (await dev.store.logs.list({ limit: 50 })).find((row) => row.msg.startsWith("The onIssue hook"))!;
     expect(logged.msg).toContain("onIssue's result: auth.type: Invalid option");
-    expect(dev.syncStore.sessions.findByToken("github-bad", "issue:acme/app#5")).toBeUndefined();
+    expect((await dev.store.sessions.findByToken("github-bad", "issue:acme/app#5"))).toBeUndefined();
   });
 });

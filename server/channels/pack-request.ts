@@ -16,7 +16,7 @@ export interface PackRequest {
   /** Starts or continues the conversation behind `continuationToken` on this channel. */
   send(input: Omit<ConversationMessage, "channelId" | "defaultState">): Promise<ConversationTurn>;
   /** Stops the running turn of the conversation behind the key; false when nothing ran. */
-  stop(continuationToken: string): boolean;
+  stop(continuationToken: string): Promise<boolean>;
   /** What the project's hooks see as `ctx.host`. */
   host: HostServices;
   /** The project root, to name where a hook threw. */

@@ -152,7 +152,7 @@ function run(agent: OpenedAgent, overrides: Partial<StartRunInput> = {}) {
     evals: agent.agent.evals,
     filter: {},
     target: localTarget(agent, { type: "user", id: "local" }),
-    store: agent.syncStore,
+    store: agent.runtime.store,
     env: {},
     options: { strict: false, dryRun: true, target: "local" },
     ...overrides,
@@ -164,7 +164,7 @@ const byId = (cases: CaseResult[]) => Object.fromEntries(cases.map((result) => [
 describe("runEvals", () => {
   it("reports every assertion of a case, soft ones as warnings, throws and timeouts as errored", async () => {
     const agent = await open({ ...BOT, "evals/evals.config.ts": CONFIG(), ...EVALS });
-    const report = await run(agent, { filter: { ids: ["assertions"] } }).done;
+    const report = await (await run(agent, { filter: { ids: ["assertions"] } })).done;
     const cases = byId(report.cases);
 
     expect(cases["assertions/mixed"].verdict).toBe("failed");
@@ -195,13 +195,13 @@ describe("runEvals", () => {
     expect(report.counts).toEqual({ total: 7, passed: 2, failed: 1, errored: 4, skipped: 0 });
     expect(report.passed).toBe(false);
 
-    const strict = await run(agent, { filter: { ids: ["assertions/soft-only"] }, options: { strict: true, dryRun: true, target: "local" } }).done;
+    const strict = await (await run(agent, { filter: { ids: ["assertions/soft-only"] }, options: { strict: true, dryRun: true, target: "local" } })).done;
     expect(strict.cases[0].verdict).toBe("failed");
   });
 
   it("repeats a case `iterations` times and reports the pass rate", async () => {
     const agent = await open({ ...BOT, "evals/evals.config.ts": CONFIG(), ...EVALS });
-    const report = await run(agent, { filter: { ids: ["flaky"] } }).done;
+    const report = await (await run(agent, { filter: { ids: ["flaky"] } })).done;
     const [flaky] = report.cases;
     expect(flaky.iterations.map((iteration) => iteration.verdict).sort()).toEqual(["failed", "passed", "passed"]);
     expect(flaky).toMatchObject({ verdict: "failed", passRate: 2 / 3 });
@@ -211,7 +211,7 @@ describe("runEvals", () => {
 
   it("skips judge assertions with the reason when no judge model is available, and grades with one", async () => {
     const agent = await open({ ...BOT, "evals/evals.config.ts": CONFIG(), ...EVALS });
-    const unjudged = await run(agent, { filter: { ids: ["judged"] } }).done;
+    const unjudged = await (await run(agent, { filter: { ids: ["judged"] } })).done;
     const cases = byId(unjudged.cases);
     expect(cases["judged/only-judge"].verdict).toBe("skipped");
     expect(cases["judged/only-judge"].assertions[0]).toMatchObject({
@@ -224,14 +224,14 @@ describe("runEvals", () => {
     await agent.close();
 
     const noKey = await open({ ...BOT, "evals/evals.config.ts": CONFIG(', judge: { model: "openai/gpt-5" }'), ...EVALS });
-    const missing = await run(noKey, { filter: { ids: ["judged/judge-on"] } }).done;
+    const missing = await (await run(noKey, { filter: { ids: ["judged/judge-on"] } })).done;
     expect(missing.cases[0].assertions[0].message).toMatch(/^skipped: judge model openai\/gpt-5 is unavailable: .*OPENAI_API_KEY/);
     await noKey.close();
 
     const judged = await open({ ...BOT, "evals/evals.config.ts": CONFIG(', judge: { model: "compat/judge-1" }'), ...EVALS });
     // One case at a time, in id order: judge-on takes the first answer.
     llm.enqueue({ text: '```json\n{"score": 0.2, "reason": "No shipping."}\n```' }, { text: 'Sure: {"score": 0.9, "reason": "It is polite."}' });
-    const graded = await run(judged, { filter: { ids: ["judged"], maxConcurrency: 1 }, env: { BDK_OPENAI_BASE_URL: llm.baseURL }, options: { strict: false, dryRun: true, target: "local", model: "scripted" } }).done;
+    const graded = await (await run(judged, { filter: { ids: ["judged"], maxConcurrency: 1 }, env: { BDK_OPENAI_BASE_URL: llm.baseURL }, options: { strict: false, dryRun: true, target: "local", model: "scripted" } })).done;
     const gradedCases = byId(graded.cases);
     expect(gradedCases["judged/judge-on"].assertions[0]).toMatchObject({ passed: false, score: 0.2, message: "compat/judge-1 scored 0.20 (< 0.5): No shipping." });
     expect(gradedCases["judged/only-judge"].assertions[0]).toMatchObject({ passed: true, score: 0.9 });
@@ -244,7 +244,7 @@ describe("runEvals", () => {
     llm.enqueue({ text: '{"score": 0.2, "reason": "No shipping."}' }, { text: '{"score": 0.1, "reason": "English."}' });
     const options = { strict: false, dryRun: true, target: "local" as const, model: "scripted" };
     const env = { BDK_OPENAI_BASE_URL: llm.baseURL };
-    const lenient = await run(judged, { filter: { ids: ["soft-judged"] }, env, options }).done;
+    const lenient = await (await run(judged, { filter: { ids: ["soft-judged"] }, env, options })).done;
     expect(lenient.cases[0].verdict).toBe("passed");
     expect(lenient.cases[0].assertions.map(({ name, passed, severity, message }) => ({ name, passed, severity, message }))).toEqual([
       { name: "succeeded()", passed: true, severity: "error", message: expect.any(String) },
@@ -252,14 +252,14 @@ describe("runEvals", () => {
       { name: 'judge("Is written in French.")', passed: false, severity: "warning", message: "compat/judge-1 scored 0.10 (< 0.7): English." },
     ]);
     llm.enqueue({ text: '{"score": 0.2, "reason": "No shipping."}' }, { text: '{"score": 0.1, "reason": "English."}' });
-    const strict = await run(judged, { filter: { ids: ["soft-judged"] }, env, options: { ...options, strict: true } }).done;
+    const strict = await (await run(judged, { filter: { ids: ["soft-judged"] }, env, options: { ...options, strict: true } })).done;
     expect(strict.cases[0].verdict).toBe("failed");
     await judged.close();
   });
 
   it("answers approvals with t.approve() / t.deny(), and stops turns a case left parked", async () => {
     const agent = await open({ ...BOT, "evals/evals.config.ts": CONFIG(), ...EVALS });
-    const report = await run(agent, { filter: { tags: ["approvals"] } }).done;
+    const report = await (await run(agent, { filter: { tags: ["approvals"] } })).done;
     const cases = byId(report.cases);
     expect(cases["approvals/approve"].verdict).toBe("passed");
     expect(cases["approvals/deny"].verdict).toBe("passed");
@@ -282,25 +282,25 @@ describe("runEvals", () => {
   it("keeps at most maxConcurrency cases in flight", async () => {
     const agent = await open({ ...BOT, "evals/evals.config.ts": CONFIG(), ...EVALS });
     const state = ((globalThis as Record<string, unknown>).__evalParallel = { now: 0, max: 0 });
-    const report = await run(agent, { filter: { tags: ["parallel"] } }).done;
+    const report = await (await run(agent, { filter: { tags: ["parallel"] } })).done;
     expect(report.counts.passed).toBe(5);
     expect(state.max).toBe(2);
     expect(report.options.maxConcurrency).toBe(2);
 
     state.max = 0;
-    await run(agent, { filter: { tags: ["parallel"], maxConcurrency: 4 } }).done;
+    await (await run(agent, { filter: { tags: ["parallel"], maxConcurrency: 4 } })).done;
     expect(state.max).toBe(4);
   });
 
   it("stores each run with verdicts, assertions and session ids; two runs compare case by case", async () => {
     const agent = await open({ ...BOT, "evals/evals.config.ts": CONFIG(), ...EVALS });
-    const first = run(agent, { filter: { ids: ["assertions/mixed", "assertions/soft-only", "flaky"] } });
-    expect(readStoredRun(agent.syncStore, first.runId!)).toMatchObject({ status: "running", counts: { total: 3 } });
+    const first = await run(agent, { filter: { ids: ["assertions/mixed", "assertions/soft-only", "flaky"] } });
+    expect(await readStoredRun(agent.runtime.store, first.runId!)).toMatchObject({ status: "running", counts: { total: 3 } });
     await first.done;
-    const second = run(agent, { filter: { ids: ["assertions/soft-only", "judged/judge-on"] }, options: { strict: true, dryRun: true, target: "local" } });
+    const second = await run(agent, { filter: { ids: ["assertions/soft-only", "judged/judge-on"] }, options: { strict: true, dryRun: true, target: "local" } });
     await second.done;
 
-    const stored = readStoredRun(agent.syncStore, first.runId!)!;
+    const stored = (await readStoredRun(agent.runtime.store, first.runId!))!;
     expect(stored).toMatchObject({ runId: first.runId, status: "completed", passed: false, counts: { total: 3, passed: 1, failed: 2 } });
     expect(stored.cases.map((evalCase) => [evalCase.id, evalCase.verdict])).toEqual([
       ["assertions/mixed", "failed"],
@@ -311,7 +311,7 @@ describe("runEvals", () => {
     expect(mixed.sessionId).toMatch(/^ses_/);
     expect(mixed.assertions).toHaveLength(5);
 
-    const comparison = compareRuns(stored, readStoredRun(agent.syncStore, second.runId!)!);
+    const comparison = compareRuns(stored, (await readStoredRun(agent.runtime.store, second.runId!))!);
     expect(comparison.cases).toEqual([
       expect.objectContaining({ id: "assertions/mixed", before: "failed", changed: true, change: "removed" }),
       expect.objectContaining({ id: "assertions/soft-only", before: "passed", after: "failed", changed: true, change: "regressed" }),
@@ -320,7 +320,7 @@ describe("runEvals", () => {
     ]);
     expect(comparison.summary).toMatchObject({ regressed: 1, removed: 2, added: 1 });
     // With the project's cases known, a case the second run did not select is "not run", not "removed".
-    const known = compareRuns(stored, readStoredRun(agent.syncStore, second.runId!)!, ["assertions/mixed", "assertions/soft-only", "judged/judge-on"]);
+    const known = compareRuns(stored, (await readStoredRun(agent.runtime.store, second.runId!))!, ["assertions/mixed", "assertions/soft-only", "judged/judge-on"]);
     expect(known.cases.map((evalCase) => [evalCase.id, evalCase.change])).toEqual([
       ["assertions/mixed", "not_run"],
       ["assertions/soft-only", "regressed"],
@@ -332,10 +332,10 @@ describe("runEvals", () => {
 
   it("refuses setups with nothing sound to run", async () => {
     const agent = await open({ ...BOT, "evals/evals.config.ts": CONFIG(), ...EVALS });
-    expect(() => run(agent, { filter: { ids: ["nope", "flaky"] } })).toThrow(new EvalConfigError('no eval matches "nope"'));
-    expect(() => run(agent, { filter: { tags: ["none"] } })).toThrow(/no eval has the tag "none"/);
-    expect(() => run(agent, { filter: { maxConcurrency: 0 } })).toThrow(/maxConcurrency must be a positive integer/);
-    expect(() => run(agent, { evals: undefined })).toThrow(/has no evals/);
+    await expect(run(agent, { filter: { ids: ["nope", "flaky"] } })).rejects.toThrow(new EvalConfigError('no eval matches "nope"'));
+    await expect(run(agent, { filter: { tags: ["none"] } })).rejects.toThrow(/no eval has the tag "none"/);
+    await expect(run(agent, { filter: { maxConcurrency: 0 } })).rejects.toThrow(/maxConcurrency must be a positive integer/);
+    await expect(run(agent, { evals: undefined })).rejects.toThrow(/has no evals/);
     expect(existsSync(agent.stateRoot)).toBe(true);
   });
 });

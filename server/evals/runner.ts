@@ -114,7 +114,7 @@ export async function runEvals(input: RunEvalsInput): Promise<EvalRunReport> {
     if (done.filter(Boolean).length < evalCase.iterations) return;
     const summary = caseResult(evalCase, done);
     results.set(evalCase.id, summary);
-    input.recorder?.caseFinished(summary);
+    await input.recorder?.caseFinished(summary);
     input.onCaseFinished?.(summary);
   });
 
@@ -134,7 +134,7 @@ export async function runEvals(input: RunEvalsInput): Promise<EvalRunReport> {
     counts,
     cases,
   };
-  input.recorder?.finish(report);
+  await input.recorder?.finish(report);
   return report;
 }
 

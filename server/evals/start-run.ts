@@ -3,7 +3,7 @@
  * or `--url`) and `POST /v1/evals/runs` (in the background of `bdk serve`).
  */
 import type { LoadedEvalCase, LoadedEvals } from "../load/types.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import { createJudge } from "./judge.ts";
 import { planRun, runEvals, type EvalPlan } from "./runner.ts";
 import type { CaseFilter } from "./select.ts";
@@ -19,7 +19,7 @@ export interface StartRunInput {
   filter: CaseFilter & { maxConcurrency?: number };
   target: EvalTarget;
   /** Where the run is recorded; without one the run is only reported. */
-  store?: Store;
+  store?: AsyncStore;
   /** Environment for the judge model's credentials. */
   env: Record<string, string | undefined>;
   options: Omit<RunOptionsRecord, "maxConcurrency" | "ids" | "tags">;
@@ -33,8 +33,8 @@ export interface StartedRun {
   done: Promise<EvalRunReport>;
 }
 
-/** Plans (throwing `EvalConfigError` synchronously), records the run, and starts it. */
-export function startRun(input: StartRunInput): StartedRun {
+/** Plans (rejecting with `EvalConfigError`), records the run, and starts it; resolves once the run is stored. */
+export async function startRun(input: StartRunInput): Promise<StartedRun> {
   const plan = planRun(input.evals, input.filter);
   const options: RunOptionsRecord = {
     ids: input.filter.ids ?? [],
@@ -42,7 +42,7 @@ export function startRun(input: StartRunInput): StartedRun {
     maxConcurrency: plan.settings.maxConcurrency,
     ...input.options,
   };
-  const recorder = input.store ? EvalRunRecorder.start(input.store, { agent: input.agent, name: input.name, options, cases: plan.cases }) : undefined;
+  const recorder = input.store ? await EvalRunRecorder.start(input.store, { agent: input.agent, name: input.name, options, cases: plan.cases }) : undefined;
   const done = runEvals({
     agent: input.agent,
     plan,
@@ -52,12 +52,9 @@ export function startRun(input: StartRunInput): StartedRun {
     recorder,
     onCaseStarted: input.onCaseStarted,
     onCaseFinished: input.onCaseFinished,
-  }).catch((error: unknown) => {
-    try {
-      recorder?.fail(new Date().toISOString());
-    } catch {
-      // The store is closed (the server is shutting down): the run stays "running" and the error below says why.
-    }
+  }).catch(async (error: unknown) => {
+    // A closed store (the server is shutting down) leaves the run "running"; the error below says why.
+    await recorder?.fail(new Date().toISOString()).catch(() => undefined);
     throw error;
   });
   return { runId: recorder?.runId, plan, done };

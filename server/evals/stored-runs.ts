@@ -5,7 +5,7 @@
  * report the CLI prints with `--json`.
  */
 import type { LoadedEvalCase } from "../load/types.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { EvalRunRow, JsonValue } from "../store/types.ts";
 import type { CaseResult, EvalRunReport, RunCounts, RunOptionsRecord } from "./types.ts";
 import { countVerdicts, runPassed } from "./verdicts.ts";
@@ -38,15 +38,15 @@ const toJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as JsonValu
 /** Writes one run as it progresses: pending cases first, each result as it lands, then the end. */
 export class EvalRunRecorder {
   private constructor(
-    private readonly store: Store,
+    private readonly store: AsyncStore,
     readonly runId: string,
     private readonly summary: RunSummaryRecord,
   ) {}
 
-  static start(
-    store: Store,
+  static async start(
+    store: AsyncStore,
     input: { agent: string; name?: string; options: RunOptionsRecord; cases: readonly LoadedEvalCase[] },
-  ): EvalRunRecorder {
+  ): Promise<EvalRunRecorder> {
     const counts = countVerdicts(input.cases.map(() => ({ verdict: "pending" as const })));
     const summary: RunSummaryRecord = {
       version: 1,
@@ -56,16 +56,20 @@ export class EvalRunRecorder {
       counts,
       passed: false,
     };
-    const row = store.evalRuns.create({ summary: toJson(summary) });
-    for (const evalCase of input.cases) {
-      const pending: PendingCase = { id: evalCase.id, file: evalCase.file, description: evalCase.description, tags: evalCase.tags, verdict: "pending" };
-      store.evalRuns.putCase(row.id, { caseId: evalCase.id, verdict: "pending", assertions: toJson(pending) });
-    }
-    return new EvalRunRecorder(store, row.id, summary);
+    // The run and its pending cases together: a reader never sees a run without its cases.
+    const runId = await store.transaction(async (tx) => {
+      const row = await tx.evalRuns.create({ summary: toJson(summary) });
+      for (const evalCase of input.cases) {
+        const pending: PendingCase = { id: evalCase.id, file: evalCase.file, description: evalCase.description, tags: evalCase.tags, verdict: "pending" };
+        await tx.evalRuns.putCase(row.id, { caseId: evalCase.id, verdict: "pending", assertions: toJson(pending) });
+      }
+      return row.id;
+    });
+    return new EvalRunRecorder(store, runId, summary);
   }
 
-  caseFinished(result: CaseResult): void {
-    this.store.evalRuns.putCase(this.runId, {
+  async caseFinished(result: CaseResult): Promise<void> {
+    await this.store.evalRuns.putCase(this.runId, {
       caseId: result.id,
       verdict: result.verdict,
       assertions: toJson(result),
@@ -73,14 +77,14 @@ export class EvalRunRecorder {
     });
   }
 
-  finish(report: Pick<EvalRunReport, "counts" | "passed" | "durationMs" | "endedAt">): void {
+  async finish(report: Pick<EvalRunReport, "counts" | "passed" | "durationMs" | "endedAt">): Promise<void> {
     const summary: RunSummaryRecord = { ...this.summary, counts: report.counts, passed: report.passed, durationMs: report.durationMs };
-    this.store.evalRuns.update(this.runId, { status: "completed", endedAt: report.endedAt, summary: toJson(summary) });
+    await this.store.evalRuns.update(this.runId, { status: "completed", endedAt: report.endedAt, summary: toJson(summary) });
   }
 
   /** The run stopped before its end (the runner threw, the server shut down). */
-  fail(endedAt: string): void {
-    this.store.evalRuns.update(this.runId, { status: "failed", endedAt });
+  async fail(endedAt: string): Promise<void> {
+    await this.store.evalRuns.update(this.runId, { status: "failed", endedAt });
   }
 }
 
@@ -103,14 +107,14 @@ function runHeader(row: EvalRunRow): Omit<StoredRun, "cases"> {
 }
 
 /** Runs newest first, without their cases. */
-export function listStoredRuns(store: Store, limit = 50): Omit<StoredRun, "cases">[] {
-  return store.evalRuns.list({ limit }).map(runHeader);
+export async function listStoredRuns(store: AsyncStore, limit = 50): Promise<Omit<StoredRun, "cases">[]> {
+  return (await store.evalRuns.list({ limit })).map(runHeader);
 }
 
-export function readStoredRun(store: Store, runId: string): StoredRun | undefined {
-  const row = store.evalRuns.get(runId);
+export async function readStoredRun(store: AsyncStore, runId: string): Promise<StoredRun | undefined> {
+  const row = await store.evalRuns.get(runId);
   if (!row) return undefined;
-  const cases = store.evalRuns.listCases(runId).map((caseRow): StoredCase => {
+  const cases = (await store.evalRuns.listCases(runId)).map((caseRow): StoredCase => {
     const detail = (caseRow.assertions ?? {}) as Partial<StoredCase>;
     return { ...detail, id: caseRow.caseId, verdict: caseRow.verdict } as StoredCase;
   });

@@ -1,8 +1,11 @@
 /**
  * What runs an agent without an inbound `/v1/session` call: its channels,
- * its schedules and its reminders. `openAgent` creates it; `serve` starts the
- * cron cadence and reminder timers (never under `--dev`, where the dev
- * routes and the serve handle dispatch by hand).
+ * its schedules and its reminders, over an `AsyncStore` (SQLite or
+ * Postgres: of the nodes on one store, each schedule tick and each reminder
+ * tick fires once). `openAgent` creates it; `serve` starts the cron cadence
+ * and reminder timers (never under `--dev`, where the dev routes and the
+ * serve handle dispatch by hand). On Postgres its store must be the
+ * runtime's own: a tick's message is a savepoint of the tick's transaction.
  */
 import type { ReminderInput, ReminderRecord } from "../authoring/types.ts";
 import { ChannelHub, type ChannelHubOptions } from "../channels/channel-hub.ts";
@@ -31,13 +34,10 @@ export interface ScheduleInfo {
 export class AgentAutomation {
   readonly channels: ChannelHub;
   readonly reminders: ReminderBook;
-  /** This process, as a holder of the schedule and reminder leases (they pass on as soon as it dies). */
-  readonly holder: string;
   private scheduleRunner?: ScheduleRunner;
   private reminderTimers?: ReminderTimers;
 
   constructor(private readonly options: AutomationOptions) {
-    this.holder = options.store.leases.processHolder();
     this.reminders = options.reminders;
     this.channels = new ChannelHub(options);
   }
@@ -47,9 +47,11 @@ export class AgentAutomation {
   }
 
   /** Starts the cron cadence (`schedules`) and the reminder timers (`timers`); warns about reminders a restart lost. */
-  start(what: { schedules: boolean; timers: boolean }): void {
+  async start(what: { schedules: boolean; timers: boolean }): Promise<void> {
     const { runtime, store, clock, logger } = this.options;
-    for (const row of this.reminders.armed()) {
+    // This process as a holder of the schedule and reminder leases (on SQLite they pass on as soon as it dies).
+    const holder = await store.leases.processHolder();
+    for (const row of await this.reminders.armed()) {
       if ((row.spec as unknown as StoredReminder).anonymous && !this.reminders.runOf(row.id)) {
         logger.warn(
           `Reminder ${row.id} used an inline run handler, which does not survive a restart: re-arm it, or use a named handler in bot/reminders/.`,
@@ -64,10 +66,10 @@ export class AgentAutomation {
         agentName: runtime.agent.name,
         clock,
         logger,
-        holder: this.holder,
+        holder,
         fire: (name) => this.dispatchSchedule(name),
       });
-      this.scheduleRunner.start();
+      await this.scheduleRunner.start();
     }
     if (what.timers && !this.reminderTimers) {
       this.reminderTimers = new ReminderTimers({
@@ -75,10 +77,10 @@ export class AgentAutomation {
         store,
         clock,
         logger,
-        holder: this.holder,
+        holder,
         fire: (id, dueAt) => this.fire(id, { by: "timer", dueAt }),
       });
-      const armed = this.reminderTimers.start();
+      const armed = await this.reminderTimers.start();
       if (armed > 0) logger.info(`${armed} reminder(s) armed.`);
     }
   }
@@ -87,10 +89,12 @@ export class AgentAutomation {
     return dispatchSchedule({ runtime: this.options.runtime, channels: this.channels }, name);
   }
 
-  listSchedules(): ScheduleInfo[] {
+  async listSchedules(): Promise<ScheduleInfo[]> {
     const { runtime, store, clock } = this.options;
-    return [...runtime.agent.schedules].map(([name, schedule]) => {
-      const record = (store.kv.get(runtime.agent.name, scheduleRecordKey(name)) as ScheduleRecord | undefined) ?? {};
+    const schedules = [...runtime.agent.schedules];
+    const records = await Promise.all(schedules.map(([name]) => store.kv.get(runtime.agent.name, scheduleRecordKey(name))));
+    return schedules.map(([name, schedule], i) => {
+      const record = (records[i] as ScheduleRecord | undefined) ?? {};
       return {
         name,
         cron: schedule.cron,
@@ -101,12 +105,17 @@ export class AgentAutomation {
     });
   }
 
-  createReminder(input: ReminderInput, principal?: Principal): ReminderRecord {
-    return reminderRecord(this.reminders.createRow(input, principal));
+  async createReminder(input: ReminderInput, principal?: Principal): Promise<ReminderRecord> {
+    return reminderRecord(await this.reminders.createRow(input, principal));
   }
 
-  listReminders(): ReminderRecord[] {
-    return this.reminders.armed().map(reminderRecord);
+  async listReminders(): Promise<ReminderRecord[]> {
+    return (await this.reminders.armed()).map(reminderRecord);
+  }
+
+  /** Resolves once no schedule tick, reminder firing or channel delivery started here is in flight. */
+  async idle(): Promise<void> {
+    await Promise.all([this.scheduleRunner?.idle(), this.reminderTimers?.idle(), this.channels.delivery.settled()]);
   }
 
   /** Fires one reminder now (dev route, `handle.dispatchReminder`). */
@@ -115,8 +124,7 @@ export class AgentAutomation {
   }
 
   async close(): Promise<void> {
-    this.scheduleRunner?.stop();
-    this.reminderTimers?.stop();
+    await Promise.all([this.scheduleRunner?.stop(), this.reminderTimers?.stop()]);
     this.scheduleRunner = undefined;
     this.reminderTimers = undefined;
     await this.channels.close();
@@ -125,7 +133,7 @@ export class AgentAutomation {
   private fire(id: string, trigger: ReminderTrigger): Promise<ReminderFiring> {
     const { runtime, clock, logger } = this.options;
     return fireReminder(
-      { book: this.reminders, store: runtime.store, channels: this.channels, reminders: () => runtime.agent.reminders, clock, logger },
+      { book: this.reminders, store: this.options.store, channels: this.channels, reminders: () => runtime.agent.reminders, clock, logger },
       id,
       trigger,
     );

@@ -13,7 +13,7 @@ import { SessionRuntime } from "../sessions/session-runtime.ts";
 import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
 import { type AsyncStore, asyncStore } from "../store/async-store.ts";
-import { openStore, type Store } from "../store/index.ts";
+import { openStore } from "../store/index.ts";
 import { openPgStore } from "../store/pg/store.ts";
 import { AgentAutomation } from "./automation.ts";
 import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
@@ -52,13 +52,6 @@ export interface OpenedAgent {
   runtime: SessionRuntime;
   /** Where sessions are stored: the SQLite file under the state root, or Postgres (`databaseUrl`). */
   store: AsyncStore;
-  /**
-   * Temporary (issue 16, until reminders, schedules, channels and evals
-   * move to `store`): the SQLite store under the state root those parts
-   * still use. On Postgres, agents with channels, schedules or reminders
-   * are refused, so it holds eval runs only.
-   */
-  syncStore: Store;
   logger: StoringLogger;
   stateRoot: string;
   /** Channels, schedules and reminders. */
@@ -121,15 +114,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
   // A database other nodes may share.
   const shared = options.databaseUrl !== undefined;
-  if (shared) refuseUnsharedAutomation(agent, agentLabel(dir, options.slug));
-  const syncStore = openStore(stateRoot);
-  let store: AsyncStore;
-  try {
-    store = options.databaseUrl ? await openPgStore(options.databaseUrl) : asyncStore(syncStore);
-  } catch (error) {
-    syncStore.close();
-    throw error;
-  }
+  const store: AsyncStore = options.databaseUrl ? await openPgStore(options.databaseUrl) : asyncStore(openStore(stateRoot));
   const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
   const env = options.env ?? process.env;
   const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
@@ -161,7 +146,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
             .catch((error: unknown) => logger.error(`Could not record that ${connection} needs authorization: ${messageOf(error)}`))
       : undefined,
   });
-  const reminders = new ReminderBook({ store: syncStore, agent: (): ResolvedAgent => runtime.agent, clock });
+  const reminders = new ReminderBook({ store, agent: (): ResolvedAgent => runtime.agent, clock });
   const runtime: SessionRuntime = new SessionRuntime({
     agent,
     store,
@@ -169,13 +154,12 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     logger,
     resolveModels,
     isModelUnavailable: isModelUnavailableError,
-    // On Postgres, no reminders until they are stored there: creating one fails, naming why.
-    host: createHostServices({ agentName: agent.name, store, logger, env, reminders: shared ? undefined : reminders, mcp, metrics: telemetry?.metrics }),
+    host: createHostServices({ agentName: agent.name, store, logger, env, reminders, mcp, metrics: telemetry?.metrics }),
     mcp,
     onSubagentEvent: telemetry?.subagentEvent,
   });
   if (telemetry) runtime.observe(telemetry.recorded);
-  const automation = new AgentAutomation({ runtime, store: syncStore, logger, env, dev: options.dev ?? false, clock, reminders });
+  const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
   if (shared) {
     // Until turns are leased (issue 16 item 2), a running turn in a shared database may be another node's.
     logger.info("Postgres: startup recovery of interrupted turns is skipped (other nodes may be running them).");
@@ -188,7 +172,6 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     agent,
     runtime,
     store,
-    syncStore,
     logger,
     stateRoot,
     automation,
@@ -205,19 +188,8 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       await telemetry?.shutdown();
       await logger.flush();
       await store.close();
-      if (shared) syncStore.close();
     },
   };
-}
-
-/**
- * Channels, schedules and reminders still run on the SQLite store of one
- * process (issue 16): on a shared database they would fire on every node.
- */
-function refuseUnsharedAutomation(agent: ResolvedAgent, label: string): void {
-  const kinds = (["channels", "schedules", "reminders"] as const).filter((kind) => agent[kind].size > 0);
-  if (kinds.length === 0) return;
-  throw new Error(`${label} has ${kinds.join(", ")}: these do not run on Postgres yet (--database-url); serve it on SQLite (without --database-url).`);
 }
 
 /**

@@ -97,7 +97,7 @@ afterAll(async () => {
   removeTempProjects();
 });
 
-const kv = (key: string) => opened.syncStore.kv.get(opened.agent.name, key);
+const kv = (key: string) => opened.store.kv.get(opened.agent.name, key);
 
 describe("custom channel routes", () => {
   it("a body failing the schema is a 400 naming the field, and the handler does not run", async () => {
@@ -106,7 +106,7 @@ describe("custom channel routes", () => {
     const body = (await response.json()) as { ok: boolean; error: string; message: string };
     expect(body).toMatchObject({ ok: false, error: "invalid_request" });
     expect(body.message).toContain("question");
-    expect(kv("ask-handler-ran")).toBeUndefined();
+    expect(await kv("ask-handler-ran")).toBeUndefined();
   });
 
   it("send starts a chat session on the channel; the same token continues it; delivery events see the state", async () => {
@@ -115,7 +115,7 @@ describe("custom channel routes", () => {
     const started = (await first.json()) as { id: string; token: string; done: { status: string; result: string } };
     expect(started.done.status).toBe("finished");
     expect(started.done.result).toContain("scripted model");
-    const session = opened.syncStore.sessions.get(started.id)!;
+    const session = (await opened.store.sessions.get(started.id))!;
     expect([session.channel, session.mode, session.continuationToken]).toEqual(["desk", "chat", started.token]);
 
     const again = (await (await call("POST", "desk/ask", { body: { customer: "keep", question: "Any news?", token: started.token } })).json()) as {
@@ -128,9 +128,9 @@ describe("custom channel routes", () => {
     expect(received).toHaveLength(2);
 
     await opened.automation.channels.delivery.settled();
-    expect(kv("answer:ada")).toMatchObject({ session: started.id });
+    expect(await kv("answer:ada")).toMatchObject({ session: started.id });
     // The throwing message.received handler was logged and changed nothing.
-    expect(opened.syncStore.logs.list({ limit: 100 }).some((row) => row.msg.includes("boom from a delivery handler"))).toBe(true);
+    expect((await opened.store.logs.list({ limit: 100 })).some((row) => row.msg.includes("boom from a delivery handler"))).toBe(true);
   });
 
   it("a new session without state gets the channel's default state", async () => {
@@ -141,7 +141,7 @@ describe("custom channel routes", () => {
     await opened.runtime.idle(later.id);
     await opened.automation.channels.delivery.settled();
     expect(later.channelState).toEqual({ customer: "nobody" });
-    expect(kv("answer:nobody")).toMatchObject({ session: later.id });
+    expect(await kv("answer:nobody")).toMatchObject({ session: later.id });
   });
 
   it("path params and a validated query reach the handler with the caller's principal", async () => {
@@ -198,7 +198,7 @@ describe("principals handed to send and receive", () => {
   it("a well-formed auth owns the session (extra fields dropped)", async () => {
     const response = await call("POST", "relay/as", { body: { auth: { type: "service", id: "ops", note: "x" } } });
     const { id } = (await response.json()) as { id: string };
-    expect(opened.syncStore.sessions.get(id)!.principal).toEqual({ type: "service", id: "ops" });
+    expect((await opened.store.sessions.get(id))!.principal).toEqual({ type: "service", id: "ops" });
     await opened.runtime.idle(id);
   });
 });

@@ -83,7 +83,7 @@ const saveEvalCaseBody = z
 
 export const devRoutes = {
   async devListSchedules({ opened }) {
-    return json({ ok: true, schedules: requireDev(opened).listSchedules() });
+    return json({ ok: true, schedules: await requireDev(opened).listSchedules() });
   },
 
   async devFireSchedule({ params, opened }) {
@@ -92,7 +92,7 @@ export const devRoutes = {
   },
 
   async devListReminders({ opened }) {
-    return json({ ok: true, reminders: requireDev(opened).listReminders() });
+    return json({ ok: true, reminders: await requireDev(opened).listReminders() });
   },
 
   async devFireReminder({ params, opened }) {

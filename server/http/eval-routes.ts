@@ -27,8 +27,8 @@ const evalSessionBody = z.object({
   workspaceFiles: z.record(z.string(), z.string()).optional(),
 });
 
-function requireRun(req: AgentRequest, id: string) {
-  const run = readStoredRun(req.opened.syncStore, id);
+async function requireRun(req: AgentRequest, id: string) {
+  const run = await readStoredRun(req.opened.runtime.store, id);
   if (!run) throw new BdkError("not_found", `No eval run ${id}. See GET /v1/evals/runs.`);
   return run;
 }
@@ -67,13 +67,13 @@ export const evalRoutes = {
     const body = await readJsonBody(request, startRunBody);
     let started;
     try {
-      started = startRun({
+      started = await startRun({
         agent: opened.runtime.agent.name,
         name: body.name,
         evals: opened.runtime.agent.evals,
         filter: { ids: body.ids, tags: body.tags, maxConcurrency: body.maxConcurrency },
         target: localTarget(opened, principal),
-        store: opened.syncStore,
+        store: opened.runtime.store,
         env: process.env,
         options: { strict: body.strict ?? false, dryRun: body.dryRun ?? true, target: "http" },
       });
@@ -93,17 +93,17 @@ export const evalRoutes = {
 
   async listEvalRuns({ request, opened }) {
     const limit = limitParam(new URL(request.url), { fallback: 50, max: 200 });
-    return json({ ok: true, runs: listStoredRuns(opened.syncStore, limit) });
+    return json({ ok: true, runs: await listStoredRuns(opened.runtime.store, limit) });
   },
 
   async getEvalRun(req) {
-    const { cases, ...run } = requireRun(req, req.params.id);
+    const { cases, ...run } = await requireRun(req, req.params.id);
     return json({ ok: true, run, cases: cases.map((evalCase) => linked(evalCase, req.basePath)) });
   },
 
   async compareEvalRuns(req) {
     const current = (req.opened.runtime.agent.evals?.cases ?? []).map((evalCase) => evalCase.id);
-    return json({ ok: true, ...compareRuns(requireRun(req, req.params.id), requireRun(req, req.params.otherId), current) });
+    return json({ ok: true, ...compareRuns(await requireRun(req, req.params.id), await requireRun(req, req.params.otherId), current) });
   },
 
   /** Starts or continues an eval session (purpose "eval", dry run unless `dryRun: false`): what `bdk eval --url` sends through. */

@@ -36,7 +36,8 @@ export interface ReminderFiring {
 export interface FireReminderDeps {
   book: ReminderBook;
   store: AsyncStore;
-  channels: ChannelHub;
+  /** Where a tick's message goes (in the tick's transaction). */
+  channels: Pick<ChannelHub, "converse">;
   reminders: () => ReadonlyMap<string, ReminderDefinition>;
   clock: Clock;
   logger: Logger;
@@ -51,7 +52,7 @@ export interface FireReminderDeps {
 export type ReminderTrigger = { by: "timer"; dueAt: string } | { by: "manual" };
 
 export async function fireReminder(deps: FireReminderDeps, id: string, trigger: ReminderTrigger): Promise<ReminderFiring> {
-  const row = deps.book.get(id);
+  const row = await deps.book.get(id);
   if (row.status !== "armed") throw new BdkError("not_ready", `Reminder ${id} is ${row.status}; only armed reminders fire.`);
   const spec = row.spec as unknown as StoredReminder;
   const inline = deps.book.runOf(id);

@@ -9,15 +9,16 @@ import type { ResolvedAgent } from "../load/types.ts";
 import { BdkError } from "../protocol/errors.ts";
 import type { Principal } from "../protocol/events.ts";
 import type { Clock } from "../schedules/clock.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { ReminderRow } from "../store/types.ts";
 import { firstFireAt, reminderRecord, type StoredReminder, timingOf } from "./reminder-spec.ts";
 
 export type ReminderRun = NonNullable<ReminderInput["run"]>;
 
 export interface ReminderBookOptions {
-  store: Store;
-  agent: () => ResolvedAgent;
+  store: AsyncStore;
+  /** The agent's named reminder handlers (`bot/reminders/`). */
+  agent: () => Pick<ResolvedAgent, "reminders">;
   clock: Clock;
 }
 
@@ -31,10 +32,10 @@ export class ReminderBook implements RemindersApi {
   constructor(private readonly options: ReminderBookOptions) {}
 
   // The RemindersApi methods are bound: user code may pass `host.reminders.create` around on its own.
-  readonly create = async (input: ReminderInput): Promise<{ id: string }> => ({ id: this.createRow(input).id });
+  readonly create = async (input: ReminderInput): Promise<{ id: string }> => ({ id: (await this.createRow(input)).id });
 
-  /** Synchronous create, for callers that need the stored row (tools, the serve handle). */
-  createRow(input: ReminderInput, principal?: Principal): ReminderRow {
+  /** Creates it and returns the stored row (tools, the serve handle). */
+  async createRow(input: ReminderInput, principal?: Principal): Promise<ReminderRow> {
     const { store, clock } = this.options;
     const timing = timingOf(input);
     const forms = (["prompt", "handler", "run"] as const).filter((form) => input[form] !== undefined);
@@ -51,7 +52,7 @@ export class ReminderBook implements RemindersApi {
       throw new BdkError("invalid_request", "args must be a plain JSON object (strings, numbers, booleans, null, arrays, objects).");
     }
 
-    const conversation = this.conversationOf(input);
+    const conversation = await this.conversationOf(input);
     const spec: StoredReminder = {
       purpose: input.purpose,
       ...conversation,
@@ -63,7 +64,7 @@ export class ReminderBook implements RemindersApi {
       args: input.args,
       principal: principal ?? conversation.principal,
     };
-    const row = store.reminders.create({
+    const row = await store.reminders.create({
       spec: JSON.parse(JSON.stringify(spec)) as JsonValue,
       nextFireAt: firstFireAt(timing, clock.now()).toISOString(),
     });
@@ -72,15 +73,15 @@ export class ReminderBook implements RemindersApi {
     return row;
   }
 
-  readonly list = async (filter: ListFilter = {}): Promise<ReminderRecord[]> => this.armed(filter).map(reminderRecord);
+  readonly list = async (filter: ListFilter = {}): Promise<ReminderRecord[]> => (await this.armed(filter)).map(reminderRecord);
 
   /** Armed reminders, soonest first. A `sessionId` filter also finds those bound to the session's channel token. */
-  armed(filter: ListFilter = {}): ReminderRow[] {
-    const session = filter.sessionId === undefined ? undefined : this.options.store.sessions.get(filter.sessionId);
+  async armed(filter: ListFilter = {}): Promise<ReminderRow[]> {
+    const session = filter.sessionId === undefined ? undefined : await this.options.store.sessions.get(filter.sessionId);
     const ofSession = (spec: StoredReminder) =>
       spec.sessionId === filter.sessionId ||
       (session !== undefined && spec.channelId === session.channel && spec.continuationToken !== undefined && spec.continuationToken === session.continuationToken);
-    return this.options.store.reminders.list({ status: "armed" }).filter((row) => {
+    return (await this.options.store.reminders.list({ status: "armed" })).filter((row) => {
       const spec = row.spec as unknown as StoredReminder;
       return (
         (filter.continuationToken === undefined || spec.continuationToken === filter.continuationToken) &&
@@ -91,14 +92,14 @@ export class ReminderBook implements RemindersApi {
   }
 
   readonly cancel = async (id: string): Promise<void> => {
-    const row = this.get(id);
+    const row = await this.get(id);
     if (row.status !== "armed") return;
-    const updated = this.options.store.reminders.update(id, { status: "cancelled", nextFireAt: null });
+    const updated = await this.options.store.reminders.update(id, { status: "cancelled", nextFireAt: null });
     if (updated) this.changed(updated);
   };
 
-  get(id: string): ReminderRow {
-    const row = this.options.store.reminders.get(id);
+  async get(id: string): Promise<ReminderRow> {
+    const row = await this.options.store.reminders.get(id);
     if (!row) throw new BdkError("not_found", `No reminder ${id}.`);
     return row;
   }
@@ -118,9 +119,9 @@ export class ReminderBook implements RemindersApi {
     return () => this.listeners.delete(listener);
   }
 
-  private conversationOf(input: ReminderInput): Pick<StoredReminder, "channelId" | "continuationToken" | "sessionId" | "principal"> {
+  private async conversationOf(input: ReminderInput): Promise<Pick<StoredReminder, "channelId" | "continuationToken" | "sessionId" | "principal">> {
     if (input.sessionId !== undefined) {
-      const session = this.options.store.sessions.get(input.sessionId);
+      const session = await this.options.store.sessions.get(input.sessionId);
       if (!session) throw new BdkError("not_found", `No session ${input.sessionId}.`);
       return {
         channelId: session.channel,
@@ -133,7 +134,7 @@ export class ReminderBook implements RemindersApi {
       throw new BdkError("invalid_request", "A reminder needs channelId (with its continuationToken) or sessionId.");
     }
     const session = input.continuationToken
-      ? this.options.store.sessions.findByToken(input.channelId, input.continuationToken)
+      ? await this.options.store.sessions.findByToken(input.channelId, input.continuationToken)
       : undefined;
     return {
       channelId: input.channelId,

@@ -57,10 +57,10 @@ function fireDue(opened: OpenedAgent, clock: ManualClock, id: string, dueAt: str
   return fireReminder(deps, id, { by: "timer", dueAt });
 }
 
-const reminderMessages = (opened: OpenedAgent, token: string): string[] => {
-  const session = opened.syncStore.sessions.findByToken("drive", token);
+const reminderMessages = async (opened: OpenedAgent, token: string): Promise<string[]> => {
+  const session = (await opened.store.sessions.findByToken("drive", token));
   if (!session) return [];
-  return (opened.syncStore.events.list(session.id) as AnyBdkEvent[])
+  return ((await opened.store.events.list(session.id)) as AnyBdkEvent[])
     .filter((event) => event.type === "message.received")
     .map((event) => (event.data as { message: string }).message);
 };
@@ -70,28 +70,28 @@ it("fires each of 30 due reminders once when two processes fire them at the same
   const clock = new ManualClock("2026-03-02T09:00:00Z");
   const a = await processOn(stateRoot, clock);
   const b = await processOn(stateRoot, clock);
-  const created = Array.from({ length: 30 }, (_, i) => {
+  const created = await Promise.all(Array.from({ length: 30 }, async (_, i) => {
     const token = `pr:acme/checkout#${i}`;
     // A third each: one-shot handler, recurring handler, recurring prompt.
     const timing = i % 3 === 0 ? { delay: "5m" } : { every: "5m" };
     const body = i % 3 === 2 ? { prompt: `Look at ${token}.` } : { handler: "slow_check", args: { pr: token } };
-    return { token, reminder: a.automation.createReminder({ channelId: "drive", continuationToken: token, ...timing, ...body }) };
-  });
+    return { token, reminder: await a.automation.createReminder({ channelId: "drive", continuationToken: token, ...timing, ...body }) };
+  }));
   await clock.advance(5 * 60 * 1000);
 
   const firings = await Promise.all(
     created.flatMap(({ reminder }) => [a, b].map((opened) => fireDue(opened, clock, reminder.id, reminder.nextFireAt!).catch((error: Error) => error.message))),
   );
   for (const { token } of created) {
-    const session = a.syncStore.sessions.findByToken("drive", token);
+    const session = (await a.store.sessions.findByToken("drive", token));
     if (session) await a.runtime.idle(session.id);
   }
 
   for (const [i, { token, reminder }] of created.entries()) {
-    expect(reminderMessages(a, token), token).toHaveLength(1);
+    expect(await reminderMessages(a, token), token).toHaveLength(1);
     const outcomes = firings.slice(2 * i, 2 * i + 2);
     expect(outcomes.filter((outcome) => typeof outcome === "object" && outcome.action === "delivered"), token).toHaveLength(1);
-    const stored = a.syncStore.reminders.get(reminder.id)!;
+    const stored = (await a.store.reminders.get(reminder.id))!;
     if (i % 3 === 0) expect(stored.status).toBe("done");
     // Moved on by one tick, not two.
     else expect(stored.nextFireAt).toBe("2026-03-02T09:10:00.000Z");

@@ -25,8 +25,8 @@ it("keeps a one-shot reminder armed when its message could not be stored, and de
   const clock = new ManualClock("2026-03-02T09:00:00Z");
   const opened = await openAgent(project, { stateRoot, env: { BDK_MODEL: "scripted" }, clock });
   try {
-    opened.automation.start({ schedules: false, timers: true });
-    const reminder = opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/checkout#9", delay: "5m", prompt: "Re-check CI." });
+    await opened.automation.start({ schedules: false, timers: true });
+    const reminder = await opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/checkout#9", delay: "5m", prompt: "Re-check CI." });
 
     const lift = refuseInserts(stateRoot, "turns");
     try {
@@ -34,16 +34,16 @@ it("keeps a one-shot reminder armed when its message could not be stored, and de
     } finally {
       lift();
     }
-    expect(opened.syncStore.sessions.findByToken("drive", "pr:acme/checkout#9")).toBeUndefined();
-    expect(opened.syncStore.reminders.get(reminder.id)?.status).toBe("armed");
+    expect((await opened.store.sessions.findByToken("drive", "pr:acme/checkout#9"))).toBeUndefined();
+    expect((await opened.store.reminders.get(reminder.id))?.status).toBe("armed");
 
     // The timers re-read the store once a minute: the tick is still due, and now its message is stored.
     await clock.advance(60 * 1000);
-    const session = opened.syncStore.sessions.findByToken("drive", "pr:acme/checkout#9")!;
+    const session = (await opened.store.sessions.findByToken("drive", "pr:acme/checkout#9"))!;
     await opened.runtime.idle(session.id);
-    const received = (opened.syncStore.events.list(session.id) as AnyBdkEvent[]).filter((event) => event.type === "message.received");
+    const received = ((await opened.store.events.list(session.id)) as AnyBdkEvent[]).filter((event) => event.type === "message.received");
     expect(received.map((event) => (event.data as { message: string }).message)).toEqual([expect.stringContaining("Re-check CI.")]);
-    expect(opened.syncStore.reminders.get(reminder.id)?.status).toBe("done");
+    expect((await opened.store.reminders.get(reminder.id))?.status).toBe("done");
   } finally {
     await opened.close();
   }

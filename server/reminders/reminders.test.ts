@@ -31,7 +31,7 @@ const open: OpenedAgent[] = [];
 
 async function start(stateRoot: string, clock: ManualClock): Promise<OpenedAgent> {
   const opened = await openAgent(project, { stateRoot, env: { BDK_MODEL: "scripted" }, clock });
-  opened.automation.start({ schedules: false, timers: true });
+  await opened.automation.start({ schedules: false, timers: true });
   open.push(opened);
   return opened;
 }
@@ -49,7 +49,7 @@ afterEach(async () => {
 afterAll(() => removeTempProjects());
 
 async function received(opened: OpenedAgent, sessionId: string): Promise<string[]> {
-  const session = opened.syncStore.sessions.get(sessionId)!;
+  const session = (await opened.store.sessions.get(sessionId))!;
   return (await opened.runtime.events(sessionId, session.principal))
     .filter((event: AnyBdkEvent) => event.type === "message.received")
     .map((event) => (event.data as { message: string }).message);
@@ -71,7 +71,7 @@ describe("reminders", () => {
     });
     await settle(opened, conversation.sessionId);
 
-    const reminder = opened.automation.createReminder({
+    const reminder = await opened.automation.createReminder({
       purpose: "ci_recheck",
       channelId: "drive",
       continuationToken: "pr:acme/checkout#42",
@@ -89,7 +89,7 @@ describe("reminders", () => {
     expect(messages).toHaveLength(2);
     expect(messages[1]).toContain("Re-check CI. Only act if still failing.");
     expect(messages[1]).toContain("Cancel once CI is green or the PR is merged.");
-    expect(opened.syncStore.reminders.get(reminder.id)?.status).toBe("done");
+    expect((await opened.store.reminders.get(reminder.id))?.status).toBe("done");
 
     await clock.advance(24 * 60 * 60 * 1000);
     expect(await received(opened, conversation.sessionId)).toHaveLength(2);
@@ -102,7 +102,7 @@ describe("reminders", () => {
     const conversation = await first.automation.channels.converse({ channelId: "drive", continuationToken: "pr:acme/api#7", message: "Watch PR 7", principal: me });
     await settle(first, conversation.sessionId);
     const handler = first.agent.reminders.get("ci_recheck");
-    const { id } = first.automation.createReminder({
+    const { id } = await first.automation.createReminder({
       channelId: "drive",
       continuationToken: "pr:acme/api#7",
       every: "30m",
@@ -114,13 +114,13 @@ describe("reminders", () => {
     await clock.advance(45 * 60 * 1000);
     const second = await start(root, clock);
     // 09:30 passed while down: the next tick is 10:00, not a replay.
-    expect(second.automation.listReminders()).toEqual([expect.objectContaining({ id, handler: "ci_recheck", nextFireAt: "2026-03-02T09:30:00.000Z" })]);
+    expect(await second.automation.listReminders()).toEqual([expect.objectContaining({ id, handler: "ci_recheck", nextFireAt: "2026-03-02T09:30:00.000Z" })]);
     await clock.advance(1);
     await settle(second, conversation.sessionId);
     const messages = await received(second, conversation.sessionId);
     expect(messages).toHaveLength(2);
     expect(messages[1]).toContain("Re-check CI for https://github.com/acme/api/pull/7.");
-    expect(second.syncStore.reminders.get(id)?.nextFireAt).toBe("2026-03-02T10:00:00.000Z");
+    expect((await second.store.reminders.get(id))?.nextFireAt).toBe("2026-03-02T10:00:00.000Z");
   });
 
   it("a cancelled reminder never fires; a handler returning stop ends it", async () => {
@@ -128,22 +128,22 @@ describe("reminders", () => {
     const opened = await start(stateRoot(), clock);
     const cancelled = await opened.runtime.hostServices.reminders.create({ channelId: "drive", continuationToken: "pr:x/y#1", delay: "5m", prompt: "ping" });
     await opened.runtime.hostServices.reminders.cancel(cancelled.id);
-    const stopping = opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:x/y#2", every: "5m", handler: "ci_recheck", args: { stop: true } });
+    const stopping = await opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:x/y#2", every: "5m", handler: "ci_recheck", args: { stop: true } });
     await clock.advance(10 * 60 * 1000);
-    expect(opened.syncStore.sessions.findByToken("drive", "pr:x/y#1")).toBeUndefined();
-    expect(opened.syncStore.sessions.findByToken("drive", "pr:x/y#2")).toBeUndefined();
-    expect(opened.syncStore.reminders.get(cancelled.id)?.status).toBe("cancelled");
-    expect(opened.syncStore.reminders.get(stopping.id)?.status).toBe("done");
+    expect((await opened.store.sessions.findByToken("drive", "pr:x/y#1"))).toBeUndefined();
+    expect((await opened.store.sessions.findByToken("drive", "pr:x/y#2"))).toBeUndefined();
+    expect((await opened.store.reminders.get(cancelled.id))?.status).toBe("cancelled");
+    expect((await opened.store.reminders.get(stopping.id))?.status).toBe("done");
     expect(await opened.runtime.hostServices.reminders.list()).toEqual([]);
   });
 
   it("a first tick with no conversation yet starts one on the channel with that token, and later ticks continue it", async () => {
     const clock = new ManualClock("2026-03-02T09:00:00Z");
     const opened = await start(stateRoot(), clock);
-    const { id } = opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/web#3", every: "1h", prompt: "Look again." }, me);
+    const { id } = await opened.automation.createReminder({ channelId: "drive", continuationToken: "pr:acme/web#3", every: "1h", prompt: "Look again." }, me);
     const first = await opened.automation.dispatchReminder(id);
     expect(first.action).toBe("delivered");
-    const session = opened.syncStore.sessions.findByToken("drive", "pr:acme/web#3")!;
+    const session = (await opened.store.sessions.findByToken("drive", "pr:acme/web#3"))!;
     expect(first.sessionIds).toEqual([session.id]);
     expect(session.principal).toEqual(me);
     await settle(opened, session.id);
@@ -170,7 +170,7 @@ describe("reminders", () => {
     expect(ran).toBe(1);
     await stop(first);
     const second = await start(root, clock);
-    const warnings = second.syncStore.logs.list({ limit: 50 }).filter((row) => row.msg.includes(`Reminder ${id} used an inline run handler`));
+    const warnings = (await second.store.logs.list({ limit: 50 })).filter((row) => row.msg.includes(`Reminder ${id} used an inline run handler`));
     expect(warnings).toHaveLength(1);
     await clock.advance(60 * 60 * 1000);
     expect(ran).toBe(1);
@@ -196,10 +196,10 @@ describe("reminders", () => {
     expect(messages.at(-1)).toContain("Check the deploy.");
     expect(messages.at(-1)).toContain("Standing condition: the deploy is healthy");
 
-    const again = opened.automation.createReminder({ sessionId: turn.sessionId, every: "1d", prompt: "Daily look." });
+    const again = await opened.automation.createReminder({ sessionId: turn.sessionId, every: "1d", prompt: "Daily look." });
     await opened.runtime.followUp(turn.sessionId, { message: `reminders_cancel {"id":"${again.id}"}`, principal: me });
     await settle(opened, turn.sessionId);
-    expect(opened.syncStore.reminders.get(again.id)?.status).toBe("cancelled");
+    expect((await opened.store.reminders.get(again.id))?.status).toBe("cancelled");
   });
 
   it("refuses malformed reminders with a message naming the problem", async () => {

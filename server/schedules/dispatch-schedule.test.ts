@@ -16,16 +16,16 @@ afterAll(async () => {
 });
 
 const types = async (sessionId: string) =>
-  (await opened.runtime.events(sessionId, opened.syncStore.sessions.get(sessionId)!.principal)).map((event: AnyBdkEvent) => event.type);
+  (await opened.runtime.events(sessionId, (await opened.store.sessions.get(sessionId))!.principal)).map((event: AnyBdkEvent) => event.type);
 
 describe("dispatchSchedule", () => {
   it("a handler schedule calls tools and hands work into a channel as its own principal", async () => {
     const { scheduleId, sessionIds } = await opened.automation.dispatchSchedule("alert-sweep");
     expect(scheduleId).toBe("alert-sweep");
     expect(sessionIds).toHaveLength(1);
-    const session = opened.syncStore.sessions.get(sessionIds[0])!;
+    const session = (await opened.store.sessions.get(sessionIds[0]))!;
     expect(session).toMatchObject({ channel: "webhook", mode: "chat", principal: { type: "app", id: "schedule/alert-sweep" } });
-    expect(opened.syncStore.kv.get(opened.agent.name, "incidents:checks")).toBe(1);
+    expect((await opened.store.kv.get(opened.agent.name, "incidents:checks"))).toBe(1);
 
     await opened.runtime.idle(session.id);
     await opened.automation.channels.delivery.settled();
@@ -34,12 +34,12 @@ describe("dispatchSchedule", () => {
       .events(session.id, session.principal))
       .filter((event) => event.type === "message.completed" && event.data.finishReason !== "tool-calls")
       .at(-1);
-    expect(opened.syncStore.kv.get(opened.agent.name, "delivered:")).toBe((answer?.data as { text: string }).text);
+    expect((await opened.store.kv.get(opened.agent.name, "delivered:"))).toBe((answer?.data as { text: string }).text);
   });
 
   it("a markdown schedule starts a task session with its body as the prompt", async () => {
     const { sessionIds } = await opened.automation.dispatchSchedule("daily-summary");
-    const session = opened.syncStore.sessions.get(sessionIds[0])!;
+    const session = (await opened.store.sessions.get(sessionIds[0]))!;
     expect(session).toMatchObject({ mode: "task", channel: "schedule", principal: { type: "app", id: "schedule/daily-summary" } });
     await opened.runtime.idle(session.id);
     expect((await types(session.id)).at(-1)).toBe("session.completed");
@@ -48,7 +48,7 @@ describe("dispatchSchedule", () => {
   });
 
   it("lists schedules with their next UTC firing, and refuses unknown names", async () => {
-    expect(opened.automation.listSchedules()).toEqual([
+    expect(await opened.automation.listSchedules()).toEqual([
       expect.objectContaining({ name: "alert-sweep", cron: "*/30 * * * *", kind: "handler", nextFireAt: expect.stringMatching(/:(00|30):00\.000Z$/) }),
       expect.objectContaining({ name: "daily-summary", cron: "0 9 * * 1-5", kind: "markdown", nextFireAt: expect.stringMatching(/T09:00:00\.000Z$/) }),
     ]);

@@ -7,8 +7,8 @@ import { opsRunner } from "./testing/ops-runner.ts";
 
 const roots = tempRoots();
 const runners: ScheduleRunner[] = [];
-afterEach(() => {
-  for (const runner of runners.splice(0)) runner.stop();
+afterEach(async () => {
+  for (const runner of runners.splice(0)) await runner.stop();
   roots.cleanup();
 });
 
@@ -27,8 +27,8 @@ describe("ScheduleRunner", () => {
     const stateRoot = roots.root();
     const clock = new ManualClock("2026-03-02T08:58:30Z");
     const fired: string[] = [];
-    runner(stateRoot, clock, "a", fired).start();
-    runner(stateRoot, clock, "b", fired).start();
+    await runner(stateRoot, clock, "a", fired).start();
+    await runner(stateRoot, clock, "b", fired).start();
 
     await clock.advanceTo("2026-03-02T09:16:00Z");
     expect(fired.map((entry) => entry.split(":").slice(1).join(":"))).toEqual([
@@ -46,10 +46,10 @@ describe("ScheduleRunner", () => {
     const clock = new ManualClock("2026-03-02T08:59:00Z");
     const fired: string[] = [];
     const a = runner(stateRoot, clock, "a", fired);
-    a.start();
-    runner(stateRoot, clock, "b", fired).start();
+    await a.start();
+    await runner(stateRoot, clock, "b", fired).start();
     await clock.advanceTo("2026-03-02T09:01:00Z");
-    a.stop();
+    await a.stop();
     await clock.advanceTo("2026-03-02T09:06:00Z");
     expect(fired).toEqual(["a:sweep@09:00", "b:sweep@09:05"]);
   });
@@ -59,13 +59,13 @@ describe("ScheduleRunner", () => {
     const clock = new ManualClock("2026-03-02T08:59:00Z");
     const fired: string[] = [];
     const first = runner(stateRoot, clock, "a", fired);
-    first.start();
+    await first.start();
     await clock.advanceTo("2026-03-02T09:01:00Z");
-    first.stop();
+    await first.stop();
 
     // Down from 09:01 to 09:32: six ticks missed.
     await clock.advanceTo("2026-03-02T09:32:00Z");
-    runner(stateRoot, clock, "b", fired).start();
+    await runner(stateRoot, clock, "b", fired).start();
     await clock.advanceTo("2026-03-02T09:36:00Z");
     expect(fired).toEqual(["a:sweep@09:00", "b:sweep@09:32", "b:sweep@09:35"]);
   });
@@ -74,7 +74,7 @@ describe("ScheduleRunner", () => {
     const stateRoot = roots.root();
     const clock = new ManualClock("2026-03-02T08:59:00Z");
     const fired: string[] = [];
-    runner(stateRoot, clock, "a", fired).start();
+    await runner(stateRoot, clock, "a", fired).start();
     const other = roots.open(stateRoot, () => clock.now());
     await clock.advanceTo("2026-03-02T09:01:00Z");
     expect(other.scheduleTicks.claim("ops/sweep", "2026-03-02T09:00:00.000Z", "b")).toBe(false);
@@ -90,7 +90,7 @@ describe("ScheduleRunner", () => {
   it("a fresh state store has nothing to catch up", async () => {
     const clock = new ManualClock("2026-03-02T09:02:00Z");
     const fired: string[] = [];
-    runner(roots.root(), clock, "a", fired).start();
+    await runner(roots.root(), clock, "a", fired).start();
     await clock.advance(60_000);
     expect(fired).toEqual([]);
   });

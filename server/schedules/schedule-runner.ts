@@ -14,8 +14,9 @@ import type { JsonValue } from "../authoring/types.ts";
 import { nextFireTime } from "../discover/cron.ts";
 import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
-import type { Store } from "../store/index.ts";
+import type { AsyncStore } from "../store/async-store.ts";
 import type { Clock } from "./clock.ts";
+import { InFlight, STOP_GRACE_MS } from "./in-flight.ts";
 
 export const SCHEDULES_LEASE = "schedules";
 
@@ -24,7 +25,7 @@ export const TICK_CLAIM_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export interface ScheduleRunnerOptions {
   schedules: () => ReadonlyMap<string, ScheduleDefinition>;
-  store: Store;
+  store: AsyncStore;
   /** kv namespace (the agent name). */
   agentName: string;
   clock: Clock;
@@ -53,75 +54,92 @@ export class ScheduleRunner {
   private readonly next = new Map<string, number>();
   private cancelTimer?: () => void;
   private running = false;
+  /** Ticks and the firings they started, not yet settled. */
+  private readonly inFlight = new InFlight();
 
   constructor(private readonly options: ScheduleRunnerOptions) {}
 
-  start(): void {
+  /** Plans every schedule's next tick and catches up a firing missed while no process ran. */
+  async start(): Promise<void> {
     this.running = true;
     const now = this.options.clock.now();
     for (const [name, schedule] of this.options.schedules()) {
-      const missed = this.record(name).nextFireAt;
-      if (missed && Date.parse(missed) <= now.getTime()) this.fireOnce(name, new Date(missed), "catch-up");
+      const missed = (await this.record(name)).nextFireAt;
+      if (missed && Date.parse(missed) <= now.getTime()) await this.fireOnce(name, new Date(missed), "catch-up");
       const upcoming = nextFireTime(schedule.cron, now);
-      if (upcoming) this.plan(name, Date.parse(upcoming));
+      if (upcoming) await this.plan(name, Date.parse(upcoming));
     }
     this.arm();
   }
 
-  stop(): void {
+  /** Stops the cadence, lets the work in flight end (a few seconds at most), and hands the lease on. */
+  async stop(): Promise<void> {
     this.running = false;
     this.cancelTimer?.();
     this.cancelTimer = undefined;
-    this.options.store.leases.release(SCHEDULES_LEASE, this.options.holder);
+    await this.inFlight.idle(STOP_GRACE_MS);
+    await this.options.store.leases.release(SCHEDULES_LEASE, this.options.holder);
   }
 
-  record(name: string): ScheduleRecord {
-    return (this.options.store.kv.get(this.options.agentName, scheduleRecordKey(name)) as ScheduleRecord | undefined) ?? {};
+  /** Resolves once no tick or firing is in flight. */
+  idle(): Promise<void> {
+    return this.inFlight.idle();
   }
 
-  private plan(name: string, at: number): void {
+  async record(name: string): Promise<ScheduleRecord> {
+    return ((await this.options.store.kv.get(this.options.agentName, scheduleRecordKey(name))) as ScheduleRecord | undefined) ?? {};
+  }
+
+  private async plan(name: string, at: number): Promise<void> {
     this.next.set(name, at);
-    this.save(name, { ...this.record(name), nextFireAt: new Date(at).toISOString() });
+    await this.save(name, { ...(await this.record(name)), nextFireAt: new Date(at).toISOString() });
   }
 
   private arm(): void {
     this.cancelTimer?.();
     if (!this.running || this.next.size === 0) return;
     const soonest = Math.min(...this.next.values());
-    this.cancelTimer = this.options.clock.setTimer(new Date(soonest), () => this.tick());
+    this.cancelTimer = this.options.clock.setTimer(new Date(soonest), () =>
+      this.inFlight.add(this.tick(), (error) => this.options.logger.error(`Schedules: a tick failed: ${messageOf(error)}`)),
+    );
   }
 
-  private tick(): void {
+  private async tick(): Promise<void> {
     if (!this.running) return;
     const now = this.options.clock.now();
     const schedules = this.options.schedules();
-    for (const [name, at] of [...this.next]) {
-      if (at > now.getTime()) continue;
+    // The due ticks leave `next` before any await: the timer armed below never sees them again.
+    const due = [...this.next].filter(([, at]) => at <= now.getTime());
+    for (const [name, at] of due) {
       const schedule = schedules.get(name);
       this.next.delete(name);
       if (!schedule) continue;
       const upcoming = nextFireTime(schedule.cron, new Date(Math.max(now.getTime(), at)));
-      if (upcoming) this.plan(name, Date.parse(upcoming));
-      this.fireOnce(name, new Date(at), "cron");
+      if (upcoming) this.next.set(name, Date.parse(upcoming));
     }
     this.arm();
+    for (const [name, at] of due) {
+      const upcoming = this.next.get(name);
+      if (upcoming !== undefined) await this.plan(name, upcoming);
+      await this.fireOnce(name, new Date(at), "cron");
+    }
   }
 
   /** Fires the tick scheduled at `scheduledAt` if this process holds the lease and wins the tick's claim. */
-  private fireOnce(name: string, scheduledAt: Date, reason: "cron" | "catch-up"): void {
+  private async fireOnce(name: string, scheduledAt: Date, reason: "cron" | "catch-up"): Promise<void> {
     const { store, holder, leaseMs, logger, agentName, clock } = this.options;
-    if (!store.leases.tryAcquire(SCHEDULES_LEASE, holder, leaseMs ?? 90_000)) return;
-    const record = this.record(name);
+    if (!(await store.leases.tryAcquire(SCHEDULES_LEASE, holder, leaseMs ?? 90_000))) return;
+    const record = await this.record(name);
     const tick = scheduledAt.toISOString();
     if (record.lastFiredAt && record.lastFiredAt >= tick) return;
-    if (!store.scheduleTicks.claim(scheduleTickKey(agentName, name), tick, holder)) return;
-    store.scheduleTicks.prune(new Date(clock.now().getTime() - TICK_CLAIM_RETENTION_MS).toISOString());
-    this.save(name, { ...record, lastFiredAt: tick });
+    if (!(await store.scheduleTicks.claim(scheduleTickKey(agentName, name), tick, holder))) return;
+    await store.scheduleTicks.prune(new Date(clock.now().getTime() - TICK_CLAIM_RETENTION_MS).toISOString());
+    await this.save(name, { ...record, lastFiredAt: tick });
     logger.info(`Schedule ${name} fired (${reason}, ${tick}).`, { schedule: name });
-    this.options.fire(name).catch((error) => logger.error(`Schedule ${name} failed: ${messageOf(error)}`, { schedule: name }));
+    this.inFlight.add(this.options.fire(name), (error) => logger.error(`Schedule ${name} failed: ${messageOf(error)}`, { schedule: name }));
   }
 
-  private save(name: string, record: ScheduleRecord): void {
-    this.options.store.kv.put(this.options.agentName, scheduleRecordKey(name), record as unknown as JsonValue);
+  private async save(name: string, record: ScheduleRecord): Promise<void> {
+    await this.options.store.kv.put(this.options.agentName, scheduleRecordKey(name), record as unknown as JsonValue);
   }
 }

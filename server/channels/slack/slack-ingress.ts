@@ -39,7 +39,7 @@ export async function handleSlackRequest(request: PackRequest, options: SlackCha
   if (inbound.kind === "ignore") return Response.json({ ok: true, ignored: inbound.reason });
   // The event id is claimed with the message it carried, in one transaction.
   const claimed = await request.ledger.claim([{ source: "slack", id: inbound.eventId }], async () => {
-    if (isStopCommand(inbound.text)) return { ok: true, stopped: request.stop(inbound.conversationKey) };
+    if (isStopCommand(inbound.text)) return { ok: true, stopped: await request.stop(inbound.conversationKey) };
     const turn = await request.send({
       message: inbound.text,
       continuationToken: inbound.conversationKey,

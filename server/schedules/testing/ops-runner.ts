@@ -16,7 +16,7 @@ export function opsRunner(
 ): ScheduleRunner {
   return new ScheduleRunner({
     schedules: () => schedules,
-    store,
+    store: asyncStore(store),
     agentName: "ops",
     clock,
     logger: createLogger(asyncStore(store)),
