@@ -123,15 +123,20 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const shared = options.databaseUrl !== undefined;
   if (shared) refuseUnsharedAutomation(agent, agentLabel(dir, options.slug));
   const syncStore = openStore(stateRoot);
+  const env = options.env ?? process.env;
   let store: AsyncStore;
   try {
-    store = options.databaseUrl ? await openPgStore(options.databaseUrl) : asyncStore(syncStore);
+    store = options.databaseUrl
+      ? await openPgStore(options.databaseUrl, {
+          // The logger is made over the store: warnings (a dropped LISTEN connection) come once it exists.
+          appends: { listen: env.BDK_PG_LISTEN !== "off", warn: (message) => logger.warn(message) },
+        })
+      : asyncStore(syncStore);
   } catch (error) {
     syncStore.close();
     throw error;
   }
   const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
-  const env = options.env ?? process.env;
   const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
 
   const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] =>
