@@ -61,8 +61,14 @@ export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> 
         // A slow store skips a keepalive rather than stacking them.
         if (pinging) return;
         pinging = true;
-        const line = (await options.keepalive?.().catch(() => undefined)) ?? "\n";
-        pinging = false;
+        let line = "\n";
+        try {
+          line = (await options.keepalive?.()) ?? line;
+        } catch {
+          // The status could not be read: the bare newline still keeps the connection open.
+        } finally {
+          pinging = false;
+        }
         if (!closed && !cancelled) controller.enqueue(encoder.encode(line));
       };
       timer = setInterval(() => void ping(), options.keepaliveMs ?? 15_000);
