@@ -10,36 +10,20 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { turnStatusLine } from "../server/sessions/stream-status.ts";
 import { openPgStore } from "../server/store/pg/store.ts";
-import { KIT_DIR, readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
-import { type TestDatabase, testDatabase } from "./support/postgres.ts";
+import { KIT_DIR, readNdjson, type RunningServer } from "./support/bdk-server.ts";
+import { pgNodes } from "./support/pg-nodes.ts";
 
 type Event = { type: string; index: number; turnId?: string };
 type Created = { sessionId: string; turnId: string };
 
 const BOT = path.join(KIT_DIR, "test", "fixtures", "slow-tool-bot");
-let database: TestDatabase;
-const servers: RunningServer[] = [];
-
-beforeAll(async () => {
-  database = await testDatabase();
-}, 300_000);
-
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  await database?.drop();
-}, 120_000);
-
-async function node(env: Record<string, string> = {}): Promise<RunningServer> {
-  const server = await startServer({ dir: BOT, env: { BDK_DATABASE_URL: database.url, ...env } });
-  servers.push(server);
-  return server;
-}
+const { database, node } = pgNodes(BOT);
 
 async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: database.url });
+  const client = new pg.Client({ connectionString: database().url });
   await client.connect();
   try {
     return (await client.query<T>(text, values)).rows;
@@ -118,7 +102,7 @@ describe("following a session on another node", () => {
 
 describe("the keepalive of a turn on Postgres", () => {
   it("names the lease holder and its expiry, and a lapsed lease as what the turn waits for", async () => {
-    const store = await openPgStore(await database.fresh());
+    const store = await openPgStore(await database().fresh());
     try {
       const session = await store.sessions.create({ mode: "chat", channel: "http", principal: { type: "user", id: "u1" } });
       await store.turns.create({ id: "turn_1", sessionId: session.id, status: "running", message: "hi" });

@@ -8,26 +8,15 @@
  * bus), on B woken by LISTEN/NOTIFY, and on a node with BDK_PG_LISTEN=off
  * (the 1 s poll alone). Target: B's p99 < 100 ms.
  */
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { KIT_DIR, type RunningServer, startServer } from "../../test/support/bdk-server.ts";
+import { benchDatabase } from "../support/postgres.ts";
 
 const wanted = Number(process.argv[2] ?? 200);
 const HELLO = path.join(KIT_DIR, "bot-examples", "hello");
-const script = path.join(KIT_DIR, "scripts", "postgres.sh");
 
-let url = process.env.DATABASE_URL;
-let cluster: string | undefined;
-if (!url) {
-  const vars = Object.fromEntries(
-    execFileSync("bash", [script, "start"], { encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .map((line) => line.split(/=(.*)/s).slice(0, 2)),
-  );
-  url = vars.DATABASE_URL;
-  cluster = vars.BDK_PG_DIR;
-}
+const database = benchDatabase();
+const url = database.url;
 
 type Event = { type: string; index: number; at: string };
 
@@ -100,7 +89,7 @@ function figures(label: string, latencies: number[]): string {
   return `${label.padEnd(34)} events ${String(sorted.length).padStart(4)}  p50 ${String(at(0.5)).padStart(4)} ms  p99 ${String(at(0.99)).padStart(4)} ms  max ${String(sorted[sorted.length - 1]).padStart(4)} ms`;
 }
 
-const env = { BDK_DATABASE_URL: url! };
+const env = { BDK_DATABASE_URL: url };
 const [a, b, polled] = await Promise.all([startServer({ dir: HELLO, env }), startServer({ dir: HELLO, env }), startServer({ dir: HELLO, env: { ...env, BDK_PG_LISTEN: "off" } })]);
 try {
   console.log(`Cross-node stream delivery on Postgres (append on A → line on the follower), ${wanted}+ live events each:`);
@@ -109,5 +98,5 @@ try {
   console.log(figures("follower on C (BDK_PG_LISTEN=off)", await measure(a, polled)));
 } finally {
   await Promise.all([a.stop(), b.stop(), polled.stop()]);
-  if (cluster) execFileSync("bash", [script, "stop", cluster]);
+  database.stop();
 }
