@@ -7,34 +7,18 @@
  */
 import { createServer, type Socket } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPgStore } from "../server/store/pg/store.ts";
 import { BIN, KIT_DIR, readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
-import { type TestDatabase, testDatabase } from "./support/postgres.ts";
+import { pgNodes } from "./support/pg-nodes.ts";
 import { startProcess } from "./support/run-process.ts";
 
 type Event = { type: string; index: number; turnId?: string; data: Record<string, unknown> };
 type Created = { sessionId: string; continuationToken: string; turnId: string };
 
 const HELLO = path.join(KIT_DIR, "bot-examples", "hello");
-let database: TestDatabase;
-const servers: RunningServer[] = [];
-
-beforeAll(async () => {
-  database = await testDatabase();
-}, 300_000);
-
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  await database?.drop();
-}, 120_000);
-
-/** A server on the test database with a state root of its own: whatever it shares with another is in Postgres. */
-async function node(): Promise<RunningServer> {
-  const server = await startServer({ dir: HELLO, env: { BDK_DATABASE_URL: database.url } });
-  servers.push(server);
-  return server;
-}
+/** Servers on the test database, each with a state root of its own: whatever they share is in Postgres. */
+const { database, node } = pgNodes(HELLO);
 
 async function post(server: RunningServer, route: string, body: unknown): Promise<Response> {
   return fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -135,7 +119,7 @@ describe("a database URL bdk serve cannot use", () => {
 
   it("serves an agent with channels and schedules: they run on the shared store", async () => {
     // A database of its own: one project per database.
-    const own = await database.fresh();
+    const own = await database().fresh();
     const server = await startServer({ dir: path.join(KIT_DIR, "bot-examples", "pr-approver"), env: { BDK_DATABASE_URL: own } });
     try {
       const created = await post(server, "/v1/session", { message: "Inspect https://github.com/acme/checkout/pull/7" });
@@ -152,7 +136,7 @@ describe("a database URL bdk serve cannot use", () => {
 });
 
 async function query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
-  return queryOn(database.url, text, values);
+  return queryOn(database().url, text, values);
 }
 
 async function queryOn(url: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {

@@ -7,7 +7,6 @@
  * every due one, the claims per second and how many were claimed twice or
  * not at all (both must be 0).
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,25 +14,15 @@ import type { EventDraft } from "../../server/protocol/events.ts";
 import { type AsyncStore, asyncStore } from "../../server/store/async-store.ts";
 import { openPgStore } from "../../server/store/pg/store.ts";
 import { openStore } from "../../server/store/store.ts";
+import { benchDatabase } from "../support/postgres.ts";
 
 const appendCount = Number(process.argv[2] ?? 5_000);
 const claimCount = Number(process.argv[3] ?? 2_000);
 const principal = { type: "user", id: "bench" } as const;
 const draft = (i: number): EventDraft => ({ type: "message.appended", turnId: "turn_bench", data: { delta: `token ${i}, ` } });
-const script = path.join(import.meta.dirname, "..", "..", "scripts", "postgres.sh");
 
-let url = process.env.DATABASE_URL;
-let cluster: string | undefined;
-if (!url) {
-  const vars = Object.fromEntries(
-    execFileSync("bash", [script, "start"], { encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .map((line) => line.split(/=(.*)/s).slice(0, 2)),
-  );
-  url = vars.DATABASE_URL;
-  cluster = vars.BDK_PG_DIR;
-}
+const database = benchDatabase();
+const url = database.url;
 
 async function appendsPerSecond(store: AsyncStore): Promise<number> {
   const id = (await store.sessions.create({ mode: "chat", channel: "http", principal })).id;
@@ -86,8 +75,8 @@ const report = (what: string, race: Awaited<ReturnType<typeof claimRace>>) =>
 
 const dir = mkdtempSync(path.join(tmpdir(), "bdk-bench-pg-"));
 const sqlite = asyncStore(openStore(dir));
-const a = await openPgStore(url!);
-const b = await openPgStore(url!);
+const a = await openPgStore(url);
+const b = await openPgStore(url);
 try {
   const pgAppends = await appendsPerSecond(a);
   const sqliteAppends = await appendsPerSecond(sqlite);
@@ -97,5 +86,5 @@ try {
 } finally {
   await Promise.all([a.close(), b.close(), sqlite.close()]);
   rmSync(dir, { recursive: true, force: true });
-  if (cluster) execFileSync("bash", [script, "stop", cluster]);
+  database.stop();
 }

@@ -5,6 +5,8 @@
 import type { AnyBdkEvent, Principal, SessionMode, TokenUsage } from "../../server/protocol/events.ts";
 
 export type { AnyBdkEvent, Principal, SessionMode, TokenUsage };
+/** The stream's keepalive line while a turn is queued or running: its owner node, lease, and what it waits for. */
+export type { TurnStatusLine as StreamKeepalive } from "../../server/sessions/stream-status.ts";
 export type { ModelCall, TracedToolCall, TurnTrace } from "../../server/protocol/model-calls.ts";
 
 export type JsonSchema = Record<string, unknown>;

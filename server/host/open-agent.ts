@@ -114,9 +114,14 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
   // A database other nodes may share.
   const shared = options.databaseUrl !== undefined;
-  const store: AsyncStore = options.databaseUrl ? await openPgStore(options.databaseUrl) : asyncStore(openStore(stateRoot));
-  const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
   const env = options.env ?? process.env;
+  const store: AsyncStore = options.databaseUrl
+    ? await openPgStore(options.databaseUrl, {
+        // The logger is made over the store: warnings (a dropped LISTEN connection) come once it exists.
+        appends: { listen: env.BDK_PG_LISTEN !== "off", warn: (message) => logger.warn(message) },
+      })
+    : asyncStore(openStore(stateRoot));
+  const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
   const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
 
   const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] =>

@@ -167,6 +167,10 @@ export const sessionRoutes = {
     await opened.runtime.getSession(params.id, principal);
     const body = eventStream({
       subscribe: (deliver, end) => opened.runtime.followNdjson(params.id, principal, from, deliver, end),
+      keepalive: async () => {
+        const status = await opened.runtime.turnStatusLine(params.id);
+        return status && `${JSON.stringify(status)}\n`;
+      },
     });
     return new Response(body, { headers: NDJSON_HEADERS });
   },

@@ -12,9 +12,15 @@ export interface FollowOptions {
   /** Starts delivery of NDJSON text; resolves with the function that stops it. `end` sends a last text and closes the stream. */
   subscribe(deliver: (text: string) => void, end: (lastText: string) => void): Promise<() => void>;
   keepaliveMs?: number;
+  /** The keepalive's line (one JSON object and a newline), else a bare newline; a failure sends the bare newline. */
+  keepalive?: () => Promise<string | undefined>;
 }
 
-/** An NDJSON response body: replayed and live events, a bare newline as keepalive; cancelling it (the client went away) stops the follow. */
+/**
+ * An NDJSON response body: replayed and live events, and every
+ * `keepaliveMs` a keepalive (`options.keepalive`'s line, or a bare newline);
+ * cancelling it (the client went away) stops the follow.
+ */
 export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> {
   let stop: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -50,7 +56,22 @@ export function eventStream(options: FollowOptions): ReadableStream<Uint8Array> 
         return;
       }
       stop = unsubscribe;
-      timer = setInterval(() => controller.enqueue(encoder.encode("\n")), options.keepaliveMs ?? 15_000);
+      let pinging = false;
+      const ping = async () => {
+        // A slow store skips a keepalive rather than stacking them.
+        if (pinging) return;
+        pinging = true;
+        let line = "\n";
+        try {
+          line = (await options.keepalive?.()) ?? line;
+        } catch {
+          // The status could not be read: the bare newline still keeps the connection open.
+        } finally {
+          pinging = false;
+        }
+        if (!closed && !cancelled) controller.enqueue(encoder.encode(line));
+      };
+      timer = setInterval(() => void ping(), options.keepaliveMs ?? 15_000);
       timer.unref?.();
     },
     cancel: cleanup,

@@ -186,21 +186,26 @@ export class SessionEventLog {
 
   /** Replays stored events from `start`, then follows live; `ended` when the session is deleted. */
   follow(sessionId: string, start: number, deliver: (events: readonly AnyBdkEvent[]) => void, ended?: () => void): () => void {
-    const replay = mapAsync(this.store.events.iterate(sessionId, start, 1000), (batch) => ({
-      batch: batch as readonly AnyBdkEvent[],
-      lastIndex: batch[batch.length - 1].index,
-    }));
-    return followSession({ bus: this.bus, sessionId, fromIndex: start, replay, fromLive: (events) => events, deliver, ended, failed: (error) => this.replayFailed(sessionId, error, ended), logger: this.logger });
+    return followSession({
+      ...this.sources(sessionId, start),
+      read: (from) =>
+        mapAsync(this.store.events.iterate(sessionId, from, 1000), (batch) => ({
+          batch: batch as readonly AnyBdkEvent[],
+          lastIndex: batch[batch.length - 1].index,
+        })),
+      fromLive: (events) => events,
+      deliver,
+      ended,
+      failed: (error) => this.replayFailed(sessionId, error, ended),
+      logger: this.logger,
+    });
   }
 
   /** `follow` as NDJSON text; a deleted session's stream gets `sessionDeletedLine` last. */
   followNdjson(sessionId: string, start: number, deliver: (text: string) => void, ended?: (lastLine: string) => void): () => void {
-    const replay = mapAsync(this.store.events.iterateNdjson(sessionId, start, 1000), ({ text, lastIndex }) => ({ batch: text, lastIndex }));
     return followSession({
-      bus: this.bus,
-      sessionId,
-      fromIndex: start,
-      replay,
+      ...this.sources(sessionId, start),
+      read: (from) => mapAsync(this.store.events.iterateNdjson(sessionId, from, 1000), ({ text, lastIndex }) => ({ batch: text, lastIndex })),
       fromLive: toNdjson,
       deliver,
       ended: () => ended?.(sessionDeletedLine(sessionId, this.now())),
@@ -208,6 +213,17 @@ export class SessionEventLog {
       failed: (error) => this.replayFailed(sessionId, error, () => ended?.("")),
       logger: this.logger,
     });
+  }
+
+  /** Where a follower's events come from: this process's bus, and on a shared store the other nodes' appends. */
+  private sources(sessionId: string, fromIndex: number) {
+    const shared = this.store.shared;
+    return {
+      bus: this.bus,
+      sessionId,
+      fromIndex,
+      watch: shared ? (wake: (head: number) => void) => shared.watchAppends(sessionId, wake) : undefined,
+    };
   }
 
   /** The stored events from `start` as one NDJSON text. */

@@ -30,7 +30,7 @@ describe("followSession", () => {
     const bus = new EventBus();
     const { replay, release } = gatedReplay([[0, 1], [2, 3]]);
     const seen: number[] = [];
-    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: () => {} });
+    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, read: () => replay, fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: () => {} });
     // Index 3 is both in the replay's last batch and published live; 4 and 5 only live.
     bus.publish("s1", [event(3), event(4)]);
     await release();
@@ -47,7 +47,7 @@ describe("followSession", () => {
     const bus = new EventBus();
     const { replay, release } = gatedReplay([[0], [1], [2]]);
     const seen: number[] = [];
-    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: () => {} });
+    const stop = followSession({ bus, sessionId: "s1", fromIndex: 0, read: () => replay, fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: () => {} });
     await release();
     stop();
     bus.publish("s1", [event(3)]);
@@ -63,7 +63,7 @@ describe("followSession", () => {
     }
     const seen: number[] = [];
     const failure = new Promise<unknown>((resolve) =>
-      followSession({ bus, sessionId: "s1", fromIndex: 0, replay: broken(), fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: resolve }),
+      followSession({ bus, sessionId: "s1", fromIndex: 0, read: () => broken(), fromLive: (events) => events, deliver: (batch) => void seen.push(...batch.map((e) => e.index)), logger: unheard, failed: resolve }),
     );
     expect(await failure).toEqual(new Error("disk gone"));
     bus.publish("s1", [event(1)]);
@@ -75,7 +75,7 @@ describe("followSession", () => {
     const warnings: Array<[string, unknown]> = [];
     const failures: unknown[] = [];
     const logger = { warn: (msg: string, data?: Record<string, unknown>) => void warnings.push([msg, data]) };
-    followSession({ bus, sessionId: "s1", fromIndex: 0, replay, fromLive: (events) => events, deliver, failed: (error) => failures.push(error), logger });
+    followSession({ bus, sessionId: "s1", fromIndex: 0, read: () => replay, fromLive: (events) => events, deliver, failed: (error) => failures.push(error), logger });
     return { warnings, failures };
   }
 
@@ -102,5 +102,60 @@ describe("followSession", () => {
     await release();
     expect(failures).toEqual([]);
     expect(warnings).toEqual([["A follower of session s1 is no longer followed: delivery failed: write EPIPE", { sessionId: "s1" }]]);
+  });
+
+  it("reads what other nodes appended from the store on a wake-up, after the last delivered index, each index once", async () => {
+    const bus = new EventBus();
+    // The table: indexes 0..n-1 stored; other nodes append by raising `stored`.
+    let stored = 2;
+    const reads: number[] = [];
+    async function* table(from: number): AsyncGenerator<ReplayBatch<readonly AnyBdkEvent[]>> {
+      reads.push(from);
+      await Promise.resolve();
+      const indexes = Array.from({ length: Math.max(0, stored - from) }, (_, i) => from + i);
+      if (indexes.length > 0) yield { batch: indexes.map(event), lastIndex: indexes[indexes.length - 1] };
+    }
+    let wake: (head: number) => void = () => {};
+    let watching = false;
+    const seen: number[] = [];
+    const stop = followSession({
+      bus,
+      sessionId: "s1",
+      fromIndex: 0,
+      read: table,
+      watch: (w) => {
+        wake = w;
+        watching = true;
+        return () => (watching = false);
+      },
+      fromLive: (events) => events,
+      deliver: (batch) => void seen.push(...batch.map((e) => e.index)),
+      logger: unheard,
+      failed: () => {},
+    });
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    await settle();
+    expect(seen).toEqual([0, 1]);
+    // A wake-up for what was already delivered (this node's own append) reads nothing.
+    wake(1);
+    await settle();
+    expect(reads).toEqual([0]);
+    // Another node appended 2..4; a local append (5) is published while the catch-up is read.
+    stored = 5;
+    wake(4);
+    stored = 6;
+    bus.publish("s1", [event(5)]);
+    await settle();
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
+    // Two wake-ups while one read runs: one more read after it, from where it stopped.
+    stored = 8;
+    wake(7);
+    wake(7);
+    await settle();
+    await settle();
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(reads).toEqual([0, 2, 6]);
+    stop();
+    expect(watching).toBe(false);
   });
 });

@@ -9,19 +9,24 @@ export interface ReplayBatch<T> {
   lastIndex: number;
 }
 
+/** Wake-ups for events appended by other processes (store/shared.ts): `wake(head)` says the session's log may now reach `head`. */
+export type WatchAppends = (wake: (head: number) => void) => () => void;
+
 export interface FollowSessionOptions<T> {
   bus: EventBus;
   sessionId: string;
   fromIndex: number;
-  /** The stored events from `fromIndex`, read from the store batch by batch. */
-  replay: AsyncIterable<ReplayBatch<T>>;
+  /** The stored events from an index on, read from the store batch by batch: the replay, and each catch-up after a wake-up. */
+  read: (fromIndex: number) => AsyncIterable<ReplayBatch<T>>;
+  /** On a store other nodes append to: the hint that the table holds events past the last delivered. */
+  watch?: WatchAppends;
   /** Turns live events into the delivered form. */
   fromLive: (events: readonly AnyBdkEvent[]) => T;
   /** Hands a batch to the follower (a socket write); one that throws or rejects ends the follow. */
   deliver: (batch: T) => void | Promise<void>;
   /** The session was deleted: nothing more will come. */
   ended?: () => void;
-  /** The replay could not be read: nothing more will come. */
+  /** The stored events could not be read: nothing more will come. */
   failed: (error: unknown) => void;
   /** Where a follower's failed delivery is reported: it is the follower's fault, not the turn's nor the replay's. */
   logger: Pick<Logger, "warn">;
@@ -31,15 +36,20 @@ export interface FollowSessionOptions<T> {
  * Replays stored events from `fromIndex`, then delivers live ones, each index
  * exactly once and in order. Subscribing before the replay closes the window
  * in which an event could be appended between the read and the subscription;
- * live events published while the replay is still being read wait for it.
- * Returns at once the function that stops following (the replay included).
+ * live events published while the store is being read wait for the read.
+ * Events of other nodes come from the store too: a wake-up past the last
+ * delivered index starts another read from there (never from the wake-up's
+ * payload), so a lost wake-up only delays them until the next.
+ * Returns at once the function that stops following (the reads included).
  * A delivery that fails (the follower's socket is gone) is logged and ends
  * the follow: it never reaches the appender that published the event, nor
- * passes for a replay failure.
+ * passes for a read failure.
  */
 export function followSession<T>(options: FollowSessionOptions<T>): () => void {
   let next = options.fromIndex;
-  let replaying = true;
+  let reading = true;
+  /** The highest head a wake-up announced while reading: read again if this read stopped short of it. */
+  let wantedHead = -1;
   let stopped = false;
   const buffered: AnyBdkEvent[] = [];
 
@@ -69,30 +79,42 @@ export function followSession<T>(options: FollowSessionOptions<T>): () => void {
   const unsubscribe = options.bus.subscribe(
     options.sessionId,
     (events) => {
-      if (replaying) buffered.push(...events);
+      if (reading) buffered.push(...events);
       else takeLive(events);
     },
     options.ended,
   );
+  const unwatch = options.watch?.((head) => {
+    if (stopped || head < next) return;
+    if (reading) wantedHead = Math.max(wantedHead, head);
+    else void readStored();
+  });
   const stop = () => {
     stopped = true;
     unsubscribe();
+    unwatch?.();
   };
-  const replay = async () => {
-    for await (const { batch, lastIndex } of options.replay) {
+  // While reading, `next` moves only here: a batch starts exactly at `next` (live events wait in `buffered`).
+  async function readStored(): Promise<void> {
+    reading = true;
+    try {
+      do {
+        for await (const { batch, lastIndex } of options.read(next)) {
+          if (stopped) return;
+          if (lastIndex < next) continue;
+          next = lastIndex + 1;
+          deliver(batch);
+        }
+        if (stopped) return;
+        if (buffered.length > 0) takeLive(buffered.splice(0));
+      } while (wantedHead >= next);
+      reading = false;
+    } catch (error) {
       if (stopped) return;
-      if (lastIndex < next) continue;
-      next = lastIndex + 1;
-      deliver(batch);
+      stop();
+      options.failed(error);
     }
-    if (stopped) return;
-    replaying = false;
-    if (buffered.length > 0) takeLive(buffered.splice(0));
-  };
-  replay().catch((error: unknown) => {
-    if (stopped) return;
-    stop();
-    options.failed(error);
-  });
+  }
+  void readStored();
   return stop;
 }

@@ -1,3 +1,5 @@
+import { nodeId } from "../host/node-id.ts";
+import { type TurnStatusLine, turnStatusLine } from "./stream-status.ts";
 import path from "node:path";
 import type { ModelMessage } from "ai";
 import type { HostServices } from "../authoring/types.ts";
@@ -129,6 +131,7 @@ export class SessionRuntime {
   private readonly host: HostServices;
   private readonly now: () => Date;
   private readonly log: SessionEventLog;
+  private readonly nodeId = nodeId();
   private readonly lives: LiveSessions;
   private readonly workspaces: SessionWorkspaces;
   private readonly approvals: ApprovalDesk;
@@ -463,6 +466,12 @@ export class SessionRuntime {
     ended?: (lastLine: string) => void,
   ): Promise<() => void> {
     return this.log.followNdjson(sessionId, await this.startIndex(sessionId, principal, fromIndex), deliver, ended);
+  }
+
+  /** The session's turn as a stream keepalive line (stream-status.ts); undefined while it has none. The caller checked access. */
+  turnStatusLine(sessionId: string): Promise<TurnStatusLine | undefined> {
+    const live = this.lives.get(sessionId);
+    return turnStatusLine(sessionId, { store: this.store, nodeId: this.nodeId, runsHere: !!(live?.running || live?.next), now: this.now() });
   }
 
   /** The stored events from `fromIndex` as one NDJSON text (the `/events` dump). */

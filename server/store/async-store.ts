@@ -6,6 +6,7 @@
  * once, so behaviour and speed stay); `openPgStore` (pg/store.ts) is the
  * Postgres implementation. Runtime callers move to this type next.
  */
+import type { SharedStore } from "./shared.ts";
 import type { Store } from "./store.ts";
 import type { Transactions } from "./transactions.ts";
 
@@ -46,6 +47,8 @@ export interface AsyncStore extends AsyncRepositories {
    * retried as a follow-up). Nested calls run one at a time.
    */
   transaction<T>(work: (tx: AsyncTransaction) => Promise<T>): Promise<T>;
+  /** Present on a store other nodes share (Postgres): their appends and the sessions' owners. */
+  readonly shared?: SharedStore;
   close(): Promise<void>;
 }
 

@@ -101,7 +101,7 @@ export async function startServer(options: {
   };
 }
 
-/** Reads an NDJSON response until `until` says stop (or the stream ends); ignores keepalive newlines. */
+/** Reads an NDJSON response until `until` says stop (or the stream ends); ignores keepalives (bare newlines and `stream.keepalive` lines). */
 export async function readNdjson<T = Record<string, unknown>>(
   response: Response,
   until: (item: T, all: T[]) => boolean = () => false,
@@ -118,7 +118,7 @@ export async function readNdjson<T = Record<string, unknown>>(
     while (newline !== -1) {
       const line = buffer.slice(0, newline).trim();
       buffer = buffer.slice(newline + 1);
-      if (line) {
+      if (line && !line.startsWith('{"type":"stream.keepalive"')) {
         const item = JSON.parse(line) as T;
         items.push(item);
         if (until(item, items)) {

@@ -95,7 +95,7 @@ export function ChatTab({ info, feed: liveFeed, active }: { info: AgentInfo | un
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} activity={unreadable ? undefined : transcript.activity} actions={unreadable ? undefined : iterate.barActions} /> : null}
+      {sessionId ? <SessionBar sessionId={sessionId} title={title} channel={transcript.channel} status={feed?.status} activity={unreadable ? undefined : transcript.activity} turn={feed?.turn} actions={unreadable ? undefined : iterate.barActions} /> : null}
       {iterate.dialogs}
       <TranscriptList
         entries={entries}

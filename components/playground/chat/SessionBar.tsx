@@ -5,7 +5,8 @@ import { shortId } from "../../ui/format.ts";
 import { cx } from "../../ui/cx.ts";
 import { StatusBadge } from "../../ui/StatusBadge.tsx";
 import type { FeedStatus } from "../session/session-feed.ts";
-import type { SessionActivity } from "../session/session-status.ts";
+import { type SessionActivity, turnOwnershipText } from "../session/session-status.ts";
+import type { StreamKeepalive } from "../../api/types.ts";
 import { useNavigation } from "../navigation.tsx";
 
 const feedLabel: Record<FeedStatus, { text: string; dot: string }> = {
@@ -16,13 +17,14 @@ const feedLabel: Record<FeedStatus, { text: string; dot: string }> = {
   error: { text: "error", dot: "bg-tone-danger-solid" },
 };
 
-/** Which session the chat shows, what it is doing, the stream state, and jumps to its trace and raw events. */
+/** Which session the chat shows, what it is doing (and on which node, waiting for what), the stream state, and jumps to its trace and raw events. */
 export function SessionBar({
   sessionId,
   title,
   channel,
   status,
   activity,
+  turn,
   actions,
 }: {
   sessionId: string;
@@ -31,6 +33,8 @@ export function SessionBar({
   status: FeedStatus | undefined;
   /** Undefined when the session cannot be read: no activity is known. */
   activity: SessionActivity | undefined;
+  /** The stream's last keepalive while a turn is queued or running. */
+  turn?: StreamKeepalive;
   /** More buttons before Trace (compare with the parent, save as eval). */
   actions?: ReactNode;
 }) {
@@ -57,6 +61,11 @@ export function SessionBar({
           <span className="inline-flex items-center gap-1" data-testid="feed-status">
             · <span className={cx("size-1.5 rounded-full", label.dot)} /> {label.text}
           </span>
+          {turn && turnOwnershipText(turn) ? (
+            <span className={cx(turn.waiting && "text-tone-warning")} data-testid="turn-ownership" title={turn.turnId}>
+              · {turnOwnershipText(turn)}
+            </span>
+          ) : null}
         </p>
       </div>
       <div className="flex shrink-0 items-center gap-1">

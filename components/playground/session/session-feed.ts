@@ -1,6 +1,6 @@
 import type { Api } from "../../api/api.ts";
 import { errorMessage, isApiError } from "../../api/errors.ts";
-import type { AnyBdkEvent } from "../../api/types.ts";
+import type { AnyBdkEvent, StreamKeepalive } from "../../api/types.ts";
 import { EventLog } from "./event-log.ts";
 import { readLastIndex, writeLastIndex } from "./storage.ts";
 
@@ -15,9 +15,14 @@ export interface FeedSnapshot {
   error?: string;
   /** HTTP status of a fatal error (404: no such session, 403: not yours). */
   errorStatus?: number;
+  /** The last keepalive of the current turn (owner node, what it waits for); cleared as the turn moves on. */
+  turn?: StreamKeepalive;
 }
 
 const TERMINAL = new Set(["session.completed", "session.failed"]);
+/** Events after which a keepalive's wait is over (and, for a turn's end, its owner too). */
+const WAIT_OVER = new Set(["turn.started", "action.approval_resolved"]);
+const TURN_OVER = new Set(["turn.completed", "turn.failed"]);
 
 /**
  * One session's events for the Chat, Trace and Raw tabs: the full record from
@@ -84,9 +89,14 @@ export class SessionFeed {
     }
   }
 
-  private onEvent = (event: AnyBdkEvent): void => {
+  private onEvent = (event: AnyBdkEvent | StreamKeepalive): void => {
+    if (event.type === "stream.keepalive") return this.publish({ turn: event });
     if (event.sessionId && event.sessionId !== this.sessionId) return;
-    if (this.log.add(event)) this.schedule();
+    if (!this.log.add(event)) return;
+    const turn = this.snapshot.turn;
+    if (turn && TURN_OVER.has(event.type)) this.snapshot = { ...this.snapshot, turn: undefined };
+    else if (turn?.waiting && WAIT_OVER.has(event.type)) this.snapshot = { ...this.snapshot, turn: { ...turn, waiting: undefined } };
+    this.schedule();
   };
 
   private isFinished(): boolean {

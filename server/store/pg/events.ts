@@ -5,6 +5,7 @@ import type { AsyncRepository } from "../async-store.ts";
 import { DEFAULT_BATCH, type EventsRepository, type RawRow, rowsToNdjson, toEvent } from "../events.ts";
 import type { PgContext } from "./context.ts";
 import type { PgDb } from "./db.ts";
+import { EVENTS_CHANNEL } from "./notify.ts";
 import { events, sessions } from "./schema.ts";
 
 /**
@@ -13,7 +14,9 @@ import { events, sessions } from "./schema.ts";
  * without a transaction of its own: it locks the session row (`FOR UPDATE`)
  * while its head moves, so appends to one session serialise whichever node
  * sends them (a waiting append re-reads the head once the lock is free):
- * gap-free.
+ * gap-free. It also queues a notification on `bdk_events` (notify.ts) with
+ * the session and its new head, which Postgres delivers to the other nodes
+ * only if and when the append commits.
  */
 export async function appendEvents(db: PgDb, sessionId: string, drafts: readonly EventDraft[], now: () => string): Promise<AnyBdkEvent[]> {
   const at = now();
@@ -28,7 +31,8 @@ export async function appendEvents(db: PgDb, sessionId: string, drafts: readonly
     )
     UPDATE ${sessions} SET last_index = head.last_index + ${drafts.length}, updated_at = ${at}
     FROM head WHERE ${sessions.id} = ${sessionId}
-    RETURNING head.last_index + 1 AS first`);
+    RETURNING head.last_index + 1 AS first,
+      pg_notify(${EVENTS_CHANNEL}, ${sessionId} || ' ' || (head.last_index + ${drafts.length}))`);
   const head = result.rows[0];
   if (!head) throw new BdkError("not_found", `Session ${sessionId} not found.`);
   return drafts.map((draft, i) =>

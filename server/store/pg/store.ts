@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import type { AsyncRepositories, AsyncStore, AsyncTransaction } from "../async-store.ts";
+import type { SharedStore } from "../shared.ts";
 import { ModelCallChains } from "../model-calls.ts";
 import { TransactionLevels } from "../transaction-levels.ts";
 import type { LogLevel } from "../types.ts";
@@ -23,6 +24,7 @@ import { createPgLeasesRepository, nodeHolder } from "./leases.ts";
 import { createPgLogsRepository, type TrimCounts } from "./logs.ts";
 import { createPgMemoryRepository } from "./memory.ts";
 import { createPgModelCallsRepository } from "./model-calls.ts";
+import { type PgAppendWatchOptions, watchPgAppends } from "./notify.ts";
 import { createPgRemindersRepository } from "./reminders.ts";
 import { createPgScheduleTicksRepository } from "./schedule-ticks.ts";
 import { createPgSessionsRepository } from "./sessions.ts";
@@ -45,11 +47,14 @@ export interface PgStoreOptions {
   idleInTransactionMs?: number;
   /** How long opening a connection may take before the open (or a query) fails (default 10 s): an unreachable database is an error, not a hang. */
   connectTimeoutMs?: number;
+  /** How this node hears of other nodes' appends (notify.ts): LISTEN or not, the poll's period, where warnings go. */
+  appends?: PgAppendWatchOptions;
 }
 
 export interface PgStore extends AsyncStore {
   /** The pool, for the fenced event log and session owners (event-log.ts, session-owners.ts). */
   readonly pool: pg.Pool;
+  readonly shared: SharedStore;
 }
 
 interface Shared {
@@ -157,9 +162,17 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   let closing: Promise<void> | undefined;
   /** The transaction the caller's async context runs in, if any: a nested `transaction` is a savepoint of it. */
   const ambient = new AsyncLocalStorage<OpenTransaction>();
+  const appends = watchPgAppends(pool, url, options.appends);
   return {
     ...base,
     pool,
+    shared: {
+      watchAppends: appends.watchAppends,
+      async owner(sessionId) {
+        const { rows } = await pool.query<{ holder: string; expires_at: Date }>("SELECT holder, expires_at FROM session_owners WHERE session_id = $1", [sessionId]);
+        return rows[0] ? { holder: rows[0].holder, expiresAt: rows[0].expires_at.toISOString() } : undefined;
+      },
+    },
     async transaction(work) {
       const outer = ambient.getStore();
       // A promise made inside a transaction's work may call this after that transaction ended: it opens its own.
@@ -185,7 +198,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     },
     // Once, like the SQLite store's: a second close waits for the first.
     close() {
-      closing ??= base.leases.close().finally(() => pool.end());
+      closing ??= Promise.all([appends.close(), base.leases.close()]).then(() => undefined).finally(() => pool.end());
       return closing;
     },
   };

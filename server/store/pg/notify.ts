@@ -1,0 +1,149 @@
+/**
+ * Other nodes' appends, as wake-ups for this node's followers (issue 16
+ * item 3). Every append queues `NOTIFY bdk_events, '<session> <head>'`
+ * (events.ts), delivered on commit. This node holds ONE connection that
+ * LISTENs (opened when the first follower watches; reopened with backoff
+ * when it drops) and wakes the followers of the named session. A
+ * notification is a hint, never the carrier: the follower reads the events
+ * from the table. Notifications sent while the connection was down are
+ * lost, so a poll (one query for every watched session) stands in for them
+ * every `pollMs`, and once at each reconnect: a lost notification delays an
+ * event by at most `pollMs`, never loses it.
+ */
+import pg from "pg";
+import { messageOf } from "../../protocol/errors.ts";
+import type { SharedStore } from "../shared.ts";
+
+export const EVENTS_CHANNEL = "bdk_events";
+
+export interface PgAppendWatchOptions {
+  /**
+   * false: no LISTEN connection, the poll alone wakes followers (behind a
+   * PgBouncer in transaction pooling mode, where LISTEN does not work).
+   */
+  listen?: boolean;
+  /** How often the watched sessions' heads are polled (default 1000 ms). */
+  pollMs?: number;
+  /** Why the LISTEN connection or a poll failed (it retries on its own). */
+  warn?: (message: string) => void;
+}
+
+export interface PgAppendWatch {
+  watchAppends: SharedStore["watchAppends"];
+  close(): Promise<void>;
+}
+
+const MIN_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 5_000;
+
+/** `'<session id> <head>'` as events.ts sends it; undefined for anything else. */
+export function parseNotification(payload: string | undefined): { sessionId: string; head: number } | undefined {
+  const at = payload?.lastIndexOf(" ") ?? -1;
+  if (!payload || at <= 0) return undefined;
+  const head = Number(payload.slice(at + 1));
+  return Number.isInteger(head) ? { sessionId: payload.slice(0, at), head } : undefined;
+}
+
+export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatchOptions = {}): PgAppendWatch {
+  const pollMs = options.pollMs ?? 1_000;
+  const warn = options.warn ?? (() => undefined);
+  const watchers = new Map<string, Set<(head: number) => void>>();
+  let listener: pg.Client | undefined;
+  let connecting = false;
+  let backoff = MIN_BACKOFF_MS;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let polling = false;
+  let closed = false;
+
+  const wake = (sessionId: string, head: number) => {
+    for (const watcher of watchers.get(sessionId) ?? []) watcher(head);
+  };
+
+  const poll = async () => {
+    if (polling || closed || watchers.size === 0) return;
+    polling = true;
+    try {
+      const { rows } = await pool.query<{ id: string; last_index: number }>("SELECT id, last_index FROM sessions WHERE id = ANY($1::text[])", [
+        [...watchers.keys()],
+      ]);
+      for (const row of rows) wake(row.id, row.last_index);
+    } catch (error) {
+      warn(`Could not poll the event heads of followed sessions: ${messageOf(error)}`);
+    } finally {
+      polling = false;
+    }
+  };
+
+  const dropListener = (client: pg.Client, error?: unknown) => {
+    if (listener !== client) return;
+    listener = undefined;
+    client.removeAllListeners("notification");
+    void client.end().catch(() => undefined);
+    if (closed) return;
+    if (error) warn(`The LISTEN connection for live events from other nodes dropped (${messageOf(error)}); reconnecting in ${backoff} ms, polling meanwhile.`);
+    reconnectTimer = setTimeout(connect, backoff);
+    reconnectTimer.unref();
+    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+  };
+
+  async function connect(): Promise<void> {
+    reconnectTimer = undefined;
+    if (closed || listener || connecting) return;
+    connecting = true;
+    const client = new pg.Client({ connectionString: url });
+    listener = client;
+    client.on("error", (error) => dropListener(client, error));
+    client.on("end", () => dropListener(client, new Error("connection ended")));
+    client.on("notification", (message) => {
+      const parsed = message.channel === EVENTS_CHANNEL ? parseNotification(message.payload) : undefined;
+      if (parsed) wake(parsed.sessionId, parsed.head);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      backoff = MIN_BACKOFF_MS;
+      // What was appended while no connection listened.
+      void poll();
+    } catch (error) {
+      dropListener(client, error);
+    } finally {
+      connecting = false;
+    }
+  }
+
+  return {
+    watchAppends(sessionId, watcher) {
+      let set = watchers.get(sessionId);
+      if (!set) {
+        set = new Set();
+        watchers.set(sessionId, set);
+      }
+      set.add(watcher);
+      if (!closed) {
+        if (options.listen !== false && !listener && !reconnectTimer) void connect();
+        if (!pollTimer) {
+          pollTimer = setInterval(() => void poll(), pollMs);
+          pollTimer.unref();
+        }
+      }
+      return () => {
+        set.delete(watcher);
+        if (set.size === 0 && watchers.get(sessionId) === set) watchers.delete(sessionId);
+        if (watchers.size === 0 && pollTimer) {
+          clearInterval(pollTimer);
+          pollTimer = undefined;
+        }
+      };
+    },
+
+    async close() {
+      closed = true;
+      if (pollTimer) clearInterval(pollTimer);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
