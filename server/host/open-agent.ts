@@ -14,7 +14,8 @@ import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
 import { type AsyncStore, asyncStore } from "../store/async-store.ts";
 import { openStore, type Store } from "../store/index.ts";
-import { openPgStore } from "../store/pg/store.ts";
+import { openPgStore, type PgStore } from "../store/pg/store.ts";
+import { pgTurnLeases } from "../sessions/turn-lease.ts";
 import { AgentAutomation } from "./automation.ts";
 import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
 import type { Telemetry } from "../telemetry/start-telemetry.ts";
@@ -123,15 +124,21 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const shared = options.databaseUrl !== undefined;
   if (shared) refuseUnsharedAutomation(agent, agentLabel(dir, options.slug));
   const syncStore = openStore(stateRoot);
+  const env = options.env ?? process.env;
   let store: AsyncStore;
+  let pgStore: PgStore | undefined;
+  let leaseMs: number | undefined;
   try {
-    store = options.databaseUrl ? await openPgStore(options.databaseUrl) : asyncStore(syncStore);
+    leaseMs = shared ? leaseMsFrom(env) : undefined;
+    pgStore = options.databaseUrl ? await openPgStore(options.databaseUrl) : undefined;
+    store = pgStore ?? asyncStore(syncStore);
   } catch (error) {
     syncStore.close();
     throw error;
   }
   const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
-  const env = options.env ?? process.env;
+  // On a shared database each session's turns run on one node at a time, under its lease.
+  const leases = pgStore ? pgTurnLeases({ store: pgStore, logger, ttlMs: leaseMs }) : undefined;
   const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
 
   const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] =>
@@ -173,16 +180,12 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     host: createHostServices({ agentName: agent.name, store, logger, env, reminders: shared ? undefined : reminders, mcp, metrics: telemetry?.metrics }),
     mcp,
     onSubagentEvent: telemetry?.subagentEvent,
+    leases,
   });
   if (telemetry) runtime.observe(telemetry.recorded);
   const automation = new AgentAutomation({ runtime, store: syncStore, logger, env, dev: options.dev ?? false, clock, reminders });
-  if (shared) {
-    // Until turns are leased (issue 16 item 2), a running turn in a shared database may be another node's.
-    logger.info("Postgres: startup recovery of interrupted turns is skipped (other nodes may be running them).");
-  } else {
-    const recovered = await runtime.recover();
-    if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
-  }
+  const recovered = await runtime.recover();
+  if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
 
   return {
     agent,
@@ -208,6 +211,15 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       if (shared) syncStore.close();
     },
   };
+}
+
+/** `BDK_SESSION_LEASE_MS`: how long a session's lease lasts without a heartbeat (default 15 s). */
+function leaseMsFrom(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.BDK_SESSION_LEASE_MS;
+  if (raw === undefined || raw === "") return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 300) throw new Error(`BDK_SESSION_LEASE_MS must be a whole number of milliseconds, at least 300; got ${JSON.stringify(raw)}.`);
+  return ms;
 }
 
 /**
