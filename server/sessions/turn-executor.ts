@@ -94,7 +94,8 @@ export class TurnExecutor {
     let lease: TurnLease | undefined;
     try {
       lease = await leases.acquire(sessionId, turnId, controller.signal);
-    } catch {
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
       return { ...STOPPED, ...(controller.signal.reason as object) };
     }
     if (!lease) return ENDED_ELSEWHERE;
