@@ -24,7 +24,10 @@ import { createSessionOwners } from "../server/store/pg/session-owners.ts";
 import { openPgStore, type PgStore } from "../server/store/pg/store.ts";
 import { readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
+import { recordingModel, userTexts } from "./support/recording-model.ts";
 import { testAgent, zodTool } from "./support/tools.ts";
+import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { TurnLeases } from "../server/sessions/turn-lease.ts";
 
 const LEASE_MS = 3000;
 const principal = { type: "user", id: "alice" } as const;
@@ -78,10 +81,23 @@ describe("the fenced event log of a session", () => {
   }, 60_000);
 });
 
+/** A runtime on `store`, as one node of the cluster runs it; closed after the test. */
+function runtimeOn(store: PgStore, options: { tools?: ReturnType<typeof zodTool>[]; prompts?: LanguageModelV3Prompt[]; leases?: (logger: ReturnType<typeof createLogger>) => TurnLeases }) {
+  const logger = createLogger(undefined);
+  return new SessionRuntime({
+    agent: testAgent(options.tools ?? []),
+    store,
+    stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-leases-")),
+    logger,
+    resolveModels: (_config, agentName) => [{ id: "scripted", model: options.prompts ? recordingModel(options.prompts) : createScriptedModel({ agentName }) }],
+    isModelUnavailable: () => false,
+    leases: options.leases?.(logger) ?? pgTurnLeases({ store, logger }),
+  });
+}
+
 describe("a turn whose lease is taken over", () => {
   it("stops (its tool sees the abort) and appends nothing more", async () => {
     const store = await pgStore();
-    const logger = createLogger(undefined);
     let started!: () => void;
     const toolStarted = new Promise<void>((resolve) => (started = resolve));
     let toolAborted = false;
@@ -94,15 +110,7 @@ describe("a turn whose lease is taken over", () => {
         }),
       );
     });
-    const runtime = new SessionRuntime({
-      agent: testAgent([waitHere]),
-      store,
-      stateRoot: mkdtempSync(path.join(tmpdir(), "bdk-leases-")),
-      logger,
-      resolveModels: (_config, agentName) => [{ id: "scripted", model: createScriptedModel({ agentName }) }],
-      isModelUnavailable: () => false,
-      leases: pgTurnLeases({ store, logger, ttlMs: 900 }),
-    });
+    const runtime = runtimeOn(store, { tools: [waitHere], leases: (logger) => pgTurnLeases({ store, logger, ttlMs: 900 }) });
     try {
       const handle = await runtime.startSession({ message: "wait_here {}", principal });
       await toolStarted;
@@ -116,6 +124,23 @@ describe("a turn whose lease is taken over", () => {
       expect(rows).toEqual([{ holder: "another-node" }]);
     } finally {
       await runtime.close();
+    }
+  }, 60_000);
+});
+
+describe("a session whose turns run on two nodes in turn", () => {
+  it("gives each turn the whole conversation, however much of it the other node ran", async () => {
+    const prompts: LanguageModelV3Prompt[] = [];
+    const [one, two] = [runtimeOn(await pgStore(), { prompts }), runtimeOn(await pgStore(), { prompts })];
+    try {
+      const first = await one.startSession({ message: "first, on one", principal });
+      await first.done;
+      await (await two.followUp(first.sessionId, { message: "second, on two", principal, continuationToken: first.continuationToken })).done;
+      const third = await one.followUp(first.sessionId, { message: "third, on one again", principal, continuationToken: first.continuationToken });
+      await expect(third.done).resolves.toMatchObject({ status: "completed" });
+      expect(userTexts(prompts.at(-1)!)).toEqual(["first, on one", "second, on two", "third, on one again"]);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
     }
   }, 60_000);
 });

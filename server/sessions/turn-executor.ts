@@ -99,6 +99,15 @@ export class TurnExecutor {
       return { ...STOPPED, ...(controller.signal.reason as object) };
     }
     if (!lease) return ENDED_ELSEWHERE;
+    const live = lives.get(sessionId);
+    if (live) {
+      // Another node ran turns of the session since this process last did: what is cached here is out of date.
+      if (!lease.follows(live.leaseToken)) {
+        live.history = undefined;
+        live.session = undefined;
+      }
+      live.leaseToken = lease.token;
+    }
     const unfence = lease.fence ? log.fence(sessionId, lease.fence) : undefined;
     const stop = () => controller.abort(LEASE_LOST);
     lease.lost.addEventListener("abort", stop, { once: true });

@@ -19,6 +19,14 @@ import { createSessionOwners, type SessionLease } from "../store/pg/session-owne
 import { nodeHolder } from "../store/pg/leases.ts";
 
 export interface TurnLease {
+  /** The fencing token: it rises with every acquisition of the session, by any node. */
+  readonly token: number;
+  /**
+   * Whether nobody else held the session since `previous` (the token of this
+   * process's last lease of it): only then does what this process cached of
+   * the session (its history, its row) still hold.
+   */
+  follows(previous: number | undefined): boolean;
   /** Aborted when the lease is lost: whatever holds it stops, and nothing it appends is stored. */
   readonly lost: AbortSignal;
   /** Run inside each transaction that appends to the session: rejects when the lease no longer holds. Absent when nothing else can write. */
@@ -50,7 +58,13 @@ export interface TurnLeases {
 /** Default lease time on Postgres: a dead node's turn ends within this plus a sweep interval. */
 export const DEFAULT_LEASE_MS = 15_000;
 
-const HELD_FOR_EVER: TurnLease = { lost: new AbortController().signal, release: async () => undefined, handOver: () => undefined };
+const HELD_FOR_EVER: TurnLease = {
+  token: 0,
+  follows: () => true,
+  lost: new AbortController().signal,
+  release: async () => undefined,
+  handOver: () => undefined,
+};
 
 /** One process owns the store: every lease is granted at once and fences nothing. */
 export const localTurnLeases: TurnLeases = {
@@ -91,6 +105,8 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
     }, ttlMs / 3);
     heartbeat.unref();
     return {
+      token: lease.token,
+      follows: (previous) => previous !== undefined && lease.token === previous + 1,
       lost: lost.signal,
       async fence() {
         try {
