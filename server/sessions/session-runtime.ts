@@ -642,6 +642,7 @@ export class SessionRuntime {
     clearInterval(this.sweeper);
     await this.sweeping;
     await this.chain.shutdown();
+    this.leases.close();
     await this.log.close();
     await this.journal.idle();
   }

@@ -51,6 +51,8 @@ export interface TurnLeases {
   settled(turn: TurnRow, now: Date): boolean;
   /** How often the sweeper runs; undefined: once, at startup (nothing else can leave turns behind while this process runs). */
   readonly sweepEveryMs?: number;
+  /** The process stops: heartbeats end (a turn left parked keeps its row, which lapses), nothing is released. */
+  close(): void;
   /** Whether recovery waits here for the approval of a turn parked by a previous process; across nodes it stays parked in the store. */
   readonly adoptsParked: boolean;
 }
@@ -71,6 +73,7 @@ export const localTurnLeases: TurnLeases = {
   acquire: async () => HELD_FOR_EVER,
   takeOver: async () => HELD_FOR_EVER,
   settled: () => true,
+  close: () => undefined,
   adoptsParked: true,
 };
 
@@ -88,12 +91,15 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
   const holder = nodeHolder();
   // The sweeper is a holder of its own: it only ever gets a session whose owner's lease lapsed, never one this node's turns hold.
   const sweeper = `${holder}/sweeper`;
+  const heartbeats = new Set<NodeJS.Timeout>();
+  let closed = false;
 
   const held = (lease: SessionLease): TurnLease => {
     const lost = new AbortController();
     const lose = (why: string) => {
-      if (lost.signal.aborted) return;
-      clearInterval(heartbeat);
+      // A heartbeat still in flight when the process closes its pool is not a lost lease.
+      if (lost.signal.aborted || closed) return;
+      stop();
       logger.warn(`Lost the lease of session ${lease.sessionId} (token ${lease.token}): ${why}; its turn here stops.`);
       lost.abort(why);
     };
@@ -104,6 +110,11 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
       );
     }, ttlMs / 3);
     heartbeat.unref();
+    heartbeats.add(heartbeat);
+    const stop = () => {
+      clearInterval(heartbeat);
+      heartbeats.delete(heartbeat);
+    };
     return {
       token: lease.token,
       follows: (previous) => previous !== undefined && lease.token === previous + 1,
@@ -117,12 +128,10 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
         }
       },
       async release() {
-        clearInterval(heartbeat);
+        stop();
         await owners.release(lease);
       },
-      handOver() {
-        clearInterval(heartbeat);
-      },
+      handOver: stop,
     };
   };
 
@@ -148,6 +157,11 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
     },
     settled: (turn, now) => now.getTime() - Date.parse(turn.createdAt) >= ttlMs,
     sweepEveryMs: ttlMs / 2,
+    close() {
+      closed = true;
+      for (const heartbeat of heartbeats) clearInterval(heartbeat);
+      heartbeats.clear();
+    },
     adoptsParked: false,
   };
 }
