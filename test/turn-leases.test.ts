@@ -7,13 +7,13 @@
  * call it was running in doubt (never running it again), and the session
  * goes on there.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createLogger } from "../server/host/logger.ts";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { removeTempProjects } from "../server/load/testing/temp-project.ts";
 import { createScriptedModel } from "../server/models/index.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { SessionEventLog } from "../server/sessions/event-log.ts";
@@ -23,6 +23,7 @@ import { LeaseLostError } from "../server/store/pg/event-log.ts";
 import { createSessionOwners } from "../server/store/pg/session-owners.ts";
 import { openPgStore, type PgStore } from "../server/store/pg/store.ts";
 import { readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { chargeBot } from "./support/charge-bot.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
 import { recordingModel, userTexts } from "./support/recording-model.ts";
 import { testAgent, zodTool } from "./support/tools.ts";
@@ -147,26 +148,7 @@ describe("a session whose turns run on two nodes in turn", () => {
 
 describe("two bdk serve nodes, the owner of a running turn killed with -9", () => {
   it("ends the turn interrupted on the other node within the lease bound, its call in doubt, and the session goes on there", async () => {
-    const dir = tempProject({
-      "package.json": '{ "name": "lease-bot", "type": "module" }',
-      "bot/instructions.md": "You take payments.",
-      // Each run leaves a line in CHARGE_LOG (the side effect), then waits until the process dies.
-      "bot/tools/charge_card.ts": `import { appendFileSync } from "node:fs";
-import { defineTool } from "bdk/tools";
-import { z } from "zod";
-export default defineTool({
-  description: "Charge the card.",
-  effect: "write",
-  inputSchema: z.object({ amount: z.number() }),
-  execute: ({ amount }) => {
-    appendFileSync(process.env.CHARGE_LOG!, "charged " + amount + "\\n");
-    return new Promise(() => {});
-  },
-});
-`,
-    });
-    const chargeLog = path.join(dir, "charges.log");
-    const charges = () => (existsSync(chargeLog) ? readFileSync(chargeLog, "utf8") : "");
+    const { dir, chargeLog, charges, chargeTaken } = chargeBot("lease-bot");
     const env = { BDK_DATABASE_URL: database.url, BDK_SESSION_LEASE_MS: String(LEASE_MS), CHARGE_LOG: chargeLog };
     const [a, b] = await Promise.all([startServer({ dir, env }), startServer({ dir, env })]);
     servers.push(a, b);
@@ -178,7 +160,7 @@ export default defineTool({
     const created = await post(a, "/v1/session", { message: 'charge_card {"amount": 42}' });
     const requested = (await until(a, created.sessionId, "actions.requested")).at(-1)!;
     const [call] = (requested.data as { actions: { toolCallId: string }[] }).actions;
-    while (!charges()) await new Promise((resolve) => setTimeout(resolve, 50));
+    await chargeTaken();
     await a.stop("SIGKILL");
     const killedAt = Date.now();
 
