@@ -108,6 +108,12 @@ describe("a database URL bdk serve cannot use", () => {
     expect(lines).toEqual(["bdk serve: The database URL must start with postgres:// or postgresql://, got mysql://."]);
   }, 120_000);
 
+  it("refuses a session lease that is not a whole number of milliseconds, in one line", async () => {
+    const { code, lines } = await refused(["--dir", HELLO], { BDK_DATABASE_URL: database.url, BDK_SESSION_LEASE_MS: "15s" });
+    expect(code).toBe(1);
+    expect(lines).toEqual(['bdk serve: BDK_SESSION_LEASE_MS must be a whole number of milliseconds, at least 300; got "15s".']);
+  }, 120_000);
+
   it("names an unreachable database in one line, without its password", async () => {
     // Port 1 on loopback: nothing listens, the connection is refused at once.
     const { code, lines } = await refused(["--dir", HELLO], { BDK_DATABASE_URL: "postgres://bot:s3cret@127.0.0.1:1/bots" });
