@@ -146,6 +146,39 @@ describe("a session whose turns run on two nodes in turn", () => {
   }, 60_000);
 });
 
+describe("a follow-up accepted on a node while another runs the session's turn", () => {
+  it("waits for that turn, then runs: the sweepers leave a turn waiting for the lease alone", async () => {
+    let finish!: () => void;
+    const released = new Promise<string>((resolve) => (finish = () => resolve("done")));
+    let started!: () => void;
+    const toolStarted = new Promise<void>((resolve) => (started = resolve));
+    const slowTool = zodTool("slow_step", z.object({}), () => (started(), released));
+    // A short lease, so the waiting turn is old enough for any sweeper to consider it while the first one runs.
+    const short = (store: PgStore) => (logger: ReturnType<typeof createLogger>) => pgTurnLeases({ store, logger, ttlMs: 600 });
+    const [storeOne, storeTwo] = [await pgStore(), await pgStore()];
+    const one = runtimeOn(storeOne, { tools: [slowTool], leases: short(storeOne) });
+    const two = runtimeOn(storeTwo, { tools: [slowTool], leases: short(storeTwo) });
+    try {
+      await Promise.all([one.recover(), two.recover()]);
+      const first = await one.startSession({ message: "slow_step {}", principal });
+      await toolStarted;
+      const waiting = await two.followUp(first.sessionId, { message: "and then this", principal, continuationToken: first.continuationToken, admission: "coalesce" });
+      // Several sweeps of both nodes pass while the follow-up waits.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      finish();
+      await expect(first.done).resolves.toMatchObject({ status: "completed" });
+      await expect(waiting.done).resolves.toMatchObject({ status: "completed" });
+      const { rows } = await storeOne.pool.query<{ id: string; status: string }>("SELECT id, status FROM turns WHERE session_id = $1 ORDER BY created_at", [first.sessionId]);
+      expect(rows).toEqual([
+        { id: first.turnId, status: "completed" },
+        { id: waiting.turnId, status: "completed" },
+      ]);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  }, 60_000);
+});
+
 describe("two bdk serve nodes, the owner of a running turn killed with -9", () => {
   it("ends the turn interrupted on the other node within the lease bound, its call in doubt, and the session goes on there", async () => {
     const { dir, chargeLog, charges, chargeTaken } = chargeBot("lease-bot");

@@ -65,9 +65,10 @@ export async function recoverTurns(options: RecoveryOptions): Promise<Recovered>
     }
     bySession.set(turn.sessionId, [...(bySession.get(turn.sessionId) ?? []), turn]);
   }
-  for (const [sessionId, turns] of bySession) {
-    const lease = await leases.takeOver(sessionId);
-    if (!lease) continue;
+  for (const [sessionId, unfinished] of bySession) {
+    const taken = await leases.takeOver(sessionId, unfinished);
+    if (!taken) continue;
+    const { lease, turns } = taken;
     const unfence = lease.fence ? log.fence(sessionId, lease.fence) : undefined;
     try {
       for (const listed of turns) {

@@ -45,8 +45,12 @@ export interface TurnLeases {
    * waited (its sweeper): the turn must not run.
    */
   acquire(sessionId: string, turnId: string, signal: AbortSignal): Promise<TurnLease | undefined>;
-  /** The session's lease for the sweeper: only when its owner is gone (undefined while one holds it). */
-  takeOver(sessionId: string): Promise<TurnLease | undefined>;
+  /**
+   * The session's lease for the sweeper, once its owner is gone, with which
+   * of the session's unfinished `turns` it may end now; undefined while an
+   * owner holds it.
+   */
+  takeOver(sessionId: string, turns: readonly TurnRow[]): Promise<{ lease: TurnLease; turns: readonly TurnRow[] } | undefined>;
   /** Whether the sweeper may end `turn` now: an unfinished turn younger than this may still be starting on another node. */
   settled(turn: TurnRow, now: Date): boolean;
   /** How often the sweeper runs; undefined: once, at startup (nothing else can leave turns behind while this process runs). */
@@ -71,7 +75,7 @@ const HELD_FOR_EVER: TurnLease = {
 /** One process owns the store: every lease is granted at once and fences nothing. */
 export const localTurnLeases: TurnLeases = {
   acquire: async () => HELD_FOR_EVER,
-  takeOver: async () => HELD_FOR_EVER,
+  takeOver: async (_sessionId, turns) => ({ lease: HELD_FOR_EVER, turns }),
   settled: () => true,
   close: () => undefined,
   adoptsParked: true,
@@ -151,9 +155,13 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
         await pause(ttlMs / 3, signal);
       }
     },
-    async takeOver(sessionId) {
-      const lease = await owners.acquire(sessionId, sweeper, ttlMs);
-      return lease && held(lease);
+    async takeOver(sessionId, turns) {
+      // A running turn is its owner's: a lapsed lease means that node is gone. A queued one may be another node's,
+      // waiting for the lease (taking it within a third of a lease of its release): it is ended only once the lease
+      // has been lapsed a whole further lease, and after the running ones.
+      const running = turns.filter((turn) => turn.status === "running");
+      const lease = await owners.acquire(sessionId, sweeper, ttlMs, running.length > 0 ? 0 : ttlMs);
+      return lease && { lease: held(lease), turns: running.length > 0 ? running : turns };
     },
     settled: (turn, now) => now.getTime() - Date.parse(turn.createdAt) >= ttlMs,
     sweepEveryMs: ttlMs / 2,
