@@ -51,7 +51,7 @@ export interface TurnLeases {
    * owner holds it.
    */
   takeOver(sessionId: string, turns: readonly TurnRow[]): Promise<{ lease: TurnLease; turns: readonly TurnRow[] } | undefined>;
-  /** Whether the sweeper may end `turn` now: an unfinished turn younger than this may still be starting on another node. */
+  /** Whether `turn` is old enough for the sweeper: one younger than a lease may have just been accepted on a node whose turn has not taken the lease yet. */
   settled(turn: TurnRow, now: Date): boolean;
   /** How often the sweeper runs; undefined: once, at startup (nothing else can leave turns behind while this process runs). */
   readonly sweepEveryMs?: number;
