@@ -51,8 +51,6 @@ describe("bdk serve on Postgres", () => {
   it("keeps the session across a restart with a fresh state root", async () => {
     await a.stop();
     a = await node();
-    // Another node may be running the turns it finds unfinished: it leaves them alone (no leases yet).
-    expect(a.output()).toContain("startup recovery of interrupted turns is skipped");
     const read = await fetch(`${a.url}/v1/session/${first.sessionId}`);
     expect(read.status).toBe(200);
     expect(((await read.json()) as { session: { id: string; status: string } }).session).toMatchObject({ id: first.sessionId, status: "waiting" });
@@ -92,6 +90,12 @@ describe("a database URL bdk serve cannot use", () => {
     const { code, lines } = await refused(["--dir", HELLO, "--database-url", "mysql://db.example/bots"]);
     expect(code).toBe(1);
     expect(lines).toEqual(["bdk serve: The database URL must start with postgres:// or postgresql://, got mysql://."]);
+  }, 120_000);
+
+  it("refuses a session lease that is not a whole number of milliseconds, in one line", async () => {
+    const { code, lines } = await refused(["--dir", HELLO], { BDK_DATABASE_URL: database().url, BDK_SESSION_LEASE_MS: "15s" });
+    expect(code).toBe(1);
+    expect(lines).toEqual(['bdk serve: BDK_SESSION_LEASE_MS must be a whole number of milliseconds, at least 300; got "15s".']);
   }, 120_000);
 
   it("names an unreachable database in one line, without its password", async () => {

@@ -3,38 +3,19 @@
  * while a write tool runs, restarted on the same state root. The call is
  * reported in doubt (an event, the approvals inbox) and never run again.
  */
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { removeTempProjects, tempProject } from "../server/load/testing/temp-project.ts";
+import { removeTempProjects } from "../server/load/testing/temp-project.ts";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { type ChargeBot, chargeBot } from "./support/charge-bot.ts";
 
-let dir: string;
-let chargeLog: string;
+let bot: ChargeBot;
 const servers: RunningServer[] = [];
 
 beforeAll(() => {
-  dir = tempProject({
-    "package.json": '{ "name": "ledger-bot", "type": "module" }',
-    "bot/instructions.md": "You take payments.",
-    // Each run leaves a line in CHARGE_LOG (the side effect), then waits until the process dies.
-    "bot/tools/charge_card.ts": `import { appendFileSync } from "node:fs";
-import { defineTool } from "bdk/tools";
-import { z } from "zod";
-export default defineTool({
-  description: "Charge the card.",
-  effect: "write",
-  inputSchema: z.object({ amount: z.number() }),
-  execute: ({ amount }) => {
-    appendFileSync(process.env.CHARGE_LOG!, "charged " + amount + "\\n");
-    return new Promise(() => {});
-  },
-});
-`,
-  });
-  chargeLog = path.join(dir, "charges.log");
+  bot = chargeBot("ledger-bot");
 });
 
 afterAll(async () => {
@@ -43,7 +24,7 @@ afterAll(async () => {
 });
 
 async function serve(options: { stateRoot?: string; port?: number } = {}): Promise<RunningServer> {
-  const server = await startServer({ dir, ...options, env: { CHARGE_LOG: chargeLog } });
+  const server = await startServer({ dir: bot.dir, ...options, env: { CHARGE_LOG: bot.chargeLog } });
   servers.push(server);
   return server;
 }
@@ -60,19 +41,12 @@ async function post(server: RunningServer, route: string, body: unknown) {
 const until = async (server: RunningServer, sessionId: string, type: string, startIndex = 0) =>
   readNdjson<AnyBdkEvent>(await fetch(`${server.url}/v1/session/${sessionId}/stream?startIndex=${startIndex}`), (event) => event.type === type);
 
-const charges = () => (existsSync(chargeLog) ? readFileSync(chargeLog, "utf8") : "");
-
-/** Waits until the tool has taken its effect (it then hangs until the kill). */
-async function chargeTaken(): Promise<void> {
-  while (!charges()) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
 it("reports a write call cut off by kill -9 in doubt, lists it in the inbox, and never runs it again", async () => {
   const first = await serve();
   const created = await post(first, "/v1/session", { message: 'charge_card {"amount": 42}' });
   const requested = (await until(first, created.sessionId, "actions.requested")).at(-1)!;
   const [call] = (requested.data as { actions: { toolCallId: string }[] }).actions;
-  await chargeTaken();
+  await bot.chargeTaken();
   await first.stop("SIGKILL");
 
   const second = await serve({ stateRoot: first.stateRoot, port: first.port });
@@ -94,7 +68,7 @@ it("reports a write call cut off by kill -9 in doubt, lists it in the inbox, and
   expect(next.ok).toBe(true);
   const after = await until(second, created.sessionId, "session.waiting", all.length);
   expect(after.filter((event) => event.type === "turn.completed")).toHaveLength(1);
-  expect(charges()).toBe("charged 42\n");
+  expect(bot.charges()).toBe("charged 42\n");
 
   // Recovery ran once: a second restart records nothing more for that turn.
   await second.stop("SIGKILL");
@@ -108,5 +82,5 @@ it("reports a write call cut off by kill -9 in doubt, lists it in the inbox, and
   } finally {
     db.close();
   }
-  expect(charges()).toBe("charged 42\n");
+  expect(bot.charges()).toBe("charged 42\n");
 }, 240_000);

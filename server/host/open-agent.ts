@@ -15,6 +15,7 @@ import { type Clock, systemClock } from "../schedules/clock.ts";
 import { type AsyncStore, asyncStore } from "../store/async-store.ts";
 import { openStore } from "../store/index.ts";
 import { openPgStore } from "../store/pg/store.ts";
+import { pgTurnLeases } from "../sessions/turn-lease.ts";
 import { AgentAutomation } from "./automation.ts";
 import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
 import type { Telemetry } from "../telemetry/start-telemetry.ts";
@@ -112,16 +113,19 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     );
   }
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
-  // A database other nodes may share.
-  const shared = options.databaseUrl !== undefined;
   const env = options.env ?? process.env;
-  const store: AsyncStore = options.databaseUrl
+  // Checked before anything opens: a bad value stops the start in one line.
+  const leaseMs = options.databaseUrl ? leaseMsFrom(env) : undefined;
+  const pgStore = options.databaseUrl
     ? await openPgStore(options.databaseUrl, {
         // The logger is made over the store: warnings (a dropped LISTEN connection) come once it exists.
         appends: { listen: env.BDK_PG_LISTEN !== "off", warn: (message) => logger.warn(message) },
       })
-    : asyncStore(openStore(stateRoot));
+    : undefined;
+  const store: AsyncStore = pgStore ?? asyncStore(openStore(stateRoot));
   const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
+  // On a shared database each session's turns run on one node at a time, under its lease.
+  const leases = pgStore ? pgTurnLeases({ store: pgStore, logger, ttlMs: leaseMs }) : undefined;
   const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
 
   const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] =>
@@ -162,16 +166,12 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     host: createHostServices({ agentName: agent.name, store, logger, env, reminders, mcp, metrics: telemetry?.metrics }),
     mcp,
     onSubagentEvent: telemetry?.subagentEvent,
+    leases,
   });
   if (telemetry) runtime.observe(telemetry.recorded);
   const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
-  if (shared) {
-    // Until turns are leased (issue 16 item 2), a running turn in a shared database may be another node's.
-    logger.info("Postgres: startup recovery of interrupted turns is skipped (other nodes may be running them).");
-  } else {
-    const recovered = await runtime.recover();
-    if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
-  }
+  const recovered = await runtime.recover();
+  if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);
 
   return {
     agent,
@@ -195,6 +195,15 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       await store.close();
     },
   };
+}
+
+/** `BDK_SESSION_LEASE_MS`: how long a session's lease lasts without a heartbeat (default 15 s). */
+function leaseMsFrom(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.BDK_SESSION_LEASE_MS;
+  if (raw === undefined || raw === "") return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 300) throw new Error(`BDK_SESSION_LEASE_MS must be a whole number of milliseconds, at least 300; got ${JSON.stringify(raw)}.`);
+  return ms;
 }
 
 /**

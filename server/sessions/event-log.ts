@@ -48,6 +48,8 @@ export class SessionEventLog {
   private readonly observers = new Set<EventObserver>();
   /** Sessions deleted while a turn was still ending there: it has nowhere to record anything. */
   private readonly muted = new Set<string>();
+  /** Sessions whose appends are fenced by a lease (turn-lease.ts): checked first in each transaction that writes there. */
+  private readonly fences = new Map<string, () => Promise<void>>();
   private closed = false;
 
   constructor(
@@ -82,6 +84,7 @@ export class SessionEventLog {
     let buffered: Buffered | undefined = taken;
     return this.serially(sessionId, () =>
       this.store.transaction(async (tx) => {
+        await this.fences.get(sessionId)?.();
         const append: TransactionAppend = async (drafts) => {
           const carried = buffered ?? NOTHING_BUFFERED;
           buffered = undefined;
@@ -165,6 +168,18 @@ export class SessionEventLog {
   observe(observer: EventObserver): () => void {
     this.observers.add(observer);
     return () => this.observers.delete(observer);
+  }
+
+  /**
+   * From now on every transaction that appends to the session runs `fence`
+   * first (a lease's token check): when it rejects, nothing is stored.
+   * Returns the removal.
+   */
+  fence(sessionId: string, fence: () => Promise<void>): () => void {
+    this.fences.set(sessionId, fence);
+    return () => {
+      if (this.fences.get(sessionId) === fence) this.fences.delete(sessionId);
+    };
   }
 
   /** The session is being deleted: drop what it would still record, and end its followers' streams. */
@@ -273,10 +288,12 @@ export class SessionEventLog {
 
   /** Stores the buffered events and rows, then `drafts`, and publishes them; resolves with the drafts' events. */
   private async storeAndPublish(sessionId: string, buffered: Buffered, drafts: EventDraft[]): Promise<AnyBdkEvent[]> {
+    const fence = this.fences.get(sessionId);
     const stored =
-      buffered.writes.length === 0
+      buffered.writes.length === 0 && !fence
         ? await this.write(sessionId, buffered, drafts, this.store)
         : await this.store.transaction(async (tx) => {
+            await fence?.();
             for (const write of buffered.writes) await write(tx);
             return this.write(sessionId, buffered, drafts, tx);
           });

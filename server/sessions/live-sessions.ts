@@ -42,6 +42,8 @@ export interface LiveSession {
   /** The stored row as this process last read it (its fixed fields are what turns use). */
   session?: SessionRow;
   history?: ModelMessage[];
+  /** The token of the lease this process last ran a turn of the session under: a gap means another node wrote meanwhile. */
+  leaseToken?: number;
   /** The turn that runs now (or is still settling after an abort). */
   running?: ChainedTurn;
   next?: QueuedTurn;

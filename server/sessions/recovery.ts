@@ -12,6 +12,11 @@
  * call that returned but whose `action.result` was still buffered gets it
  * now (from the ledger); a call that started and never returned is reported
  * `action.in_doubt`. Neither is ever run again.
+ *
+ * The same code ends the turns of a node that died (the sweeper, on
+ * Postgres): each session's unfinished turns are ended under its lease,
+ * taken over once the owner's lapsed (turn-lease.ts), so a live owner's
+ * turn is never touched and two nodes never end the same turn.
  */
 import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
@@ -20,6 +25,7 @@ import type { AsyncRepositories, AsyncStore } from "../store/async-store.ts";
 import type { SessionRow, TurnRow } from "../store/types.ts";
 import { IN_DOUBT_MESSAGE } from "./call-ledger.ts";
 import type { SessionEventLog, TransactionAppend } from "./event-log.ts";
+import type { TurnLeases } from "./turn-lease.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
 
 export const INTERRUPTED_RUNNING = "The server stopped while this turn was running.";
@@ -31,6 +37,9 @@ export interface RecoveryOptions {
   workspaces: SessionWorkspaces;
   logger: Logger;
   now: () => Date;
+  leases: TurnLeases;
+  /** Sessions whose turns run in this process now: not this sweep's to end. */
+  busy: (sessionId: string) => boolean;
 }
 
 export interface Recovered {
@@ -43,16 +52,42 @@ export interface Recovered {
 }
 
 export async function recoverTurns(options: RecoveryOptions): Promise<Recovered> {
-  const { store, log } = options;
+  const { store, log, leases } = options;
   const pendingApprovals = new Set((await store.approvals.listPending()).map((approval) => approval.turnId));
   const recovered: Recovered = { interrupted: 0, parked: new Map(), files: [] };
+  const now = options.now();
+  const bySession = new Map<string, TurnRow[]>();
   for (const turn of await store.turns.listByStatus(["queued", "running"])) {
+    if (options.busy(turn.sessionId) || !leases.settled(turn, now)) continue;
     if (pendingApprovals.has(turn.id)) {
-      recovered.parked.set(turn.sessionId, turn.id);
+      if (leases.adoptsParked) recovered.parked.set(turn.sessionId, turn.id);
       continue;
     }
-    // One transaction per turn: a crash during recovery leaves each turn either untouched or fully recorded.
-    if (await log.transaction(turn.sessionId, (tx, append) => interrupt(options, tx, append, turn, recovered))) recovered.interrupted++;
+    bySession.set(turn.sessionId, [...(bySession.get(turn.sessionId) ?? []), turn]);
+  }
+  for (const [sessionId, unfinished] of bySession) {
+    const taken = await leases.takeOver(sessionId, unfinished);
+    if (!taken) continue;
+    const { lease, turns } = taken;
+    const unfence = lease.fence ? log.fence(sessionId, lease.fence) : undefined;
+    try {
+      for (const listed of turns) {
+        // One transaction per turn: a crash during recovery leaves each turn either untouched or fully recorded.
+        const ended = await log.transaction(sessionId, async (tx, append) => {
+          // Read again under the lease: its owner may have ended it between the list and the takeover.
+          const turn = await tx.turns.get(listed.id);
+          return turn !== undefined && (turn.status === "queued" || turn.status === "running") && interrupt(options, tx, append, turn, recovered);
+        });
+        if (ended) recovered.interrupted++;
+      }
+    } catch (error) {
+      // Taken over again meanwhile (this node stalled past the lease): the new owner ends what is left.
+      if (!lease.lost.aborted) throw error;
+      options.logger.warn(`Recovery of session ${sessionId} stopped: ${messageOf(error)}`);
+    } finally {
+      unfence?.();
+      await lease.release();
+    }
   }
   return recovered;
 }

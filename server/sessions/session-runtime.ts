@@ -31,6 +31,7 @@ import { type Admission, TurnChain } from "./turn-chain.ts";
 import { TurnExecutor } from "./turn-executor.ts";
 import type { TurnEnd } from "./turn-runner.ts";
 import { authoredTools, type SubagentEventSink, staticToolNames, toolContextFor, type TurnServices } from "./turn-setup.ts";
+import { localTurnLeases, type TurnLeases } from "./turn-lease.ts";
 import { TurnSlots } from "./turn-slots.ts";
 import { DIRECT_CALLS_WORKSPACE, SessionWorkspaces } from "./workspaces.ts";
 
@@ -52,6 +53,8 @@ export interface SessionRuntimeOptions {
   idleSessionsCached?: number;
   /** Sees subagents' events, which are not recorded (`observe` sees the recorded ones). */
   onSubagentEvent?: SubagentEventSink;
+  /** Who owns each session's turns: `pgTurnLeases` on a shared database; default one process owns all (SQLite). */
+  leases?: TurnLeases;
 }
 
 export interface StartSessionInput {
@@ -138,6 +141,9 @@ export class SessionRuntime {
   private readonly services: TurnServices;
   private readonly chain: TurnChain;
   private readonly answers: IdempotentAnswers;
+  private readonly leases: TurnLeases;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping: Promise<number> | undefined;
 
   constructor(private readonly options: SessionRuntimeOptions) {
     this.journal = new MemoryJournal(path.join(options.stateRoot, JOURNAL_FOLDER), (error) =>
@@ -146,6 +152,7 @@ export class SessionRuntime {
     this.agent = options.agent;
     this.store = options.store;
     this.now = options.now ?? (() => new Date());
+    this.leases = options.leases ?? localTurnLeases;
     this.host = options.host ?? createHostServices({ agentName: options.agent.name, store: this.store, logger: options.logger });
     this.log = new SessionEventLog(this.store, options.logger, this.now);
     this.log.observe((sessionId, events) => {
@@ -177,6 +184,7 @@ export class SessionRuntime {
       workspaces: this.workspaces,
       approvals: this.approvals,
       slots: new TurnSlots(options.agent.config.concurrency?.maxRunningTurns ?? Number.POSITIVE_INFINITY),
+      leases: this.leases,
       services: this.services,
       logger: options.logger,
       agent: () => this.agent,
@@ -573,16 +581,45 @@ export class SessionRuntime {
   /**
    * After a crash or a stop: what the previous process left unfinished ends
    * `interrupted` (messages it accepted but never answered stay in the
-   * conversation); turns parked on an approval wait for a decision.
-   * Returns how many turns ended.
+   * conversation); turns parked on an approval wait for a decision. On a
+   * shared database this sweep then repeats (`leases.sweepEveryMs`): the
+   * turns of a node that died end on one of the others. Returns how many
+   * turns this first sweep ended.
    */
   async recover(): Promise<number> {
+    const interrupted = await this.sweep();
+    const every = this.leases.sweepEveryMs;
+    if (every !== undefined && !this.sweeper) {
+      this.sweeper = setInterval(() => {
+        // One sweep at a time: a slow database never piles them up.
+        this.sweeping ??= this.sweep()
+          .then((ended) => {
+            if (ended > 0) this.options.logger.warn(`Ended ${ended} turn(s) of a node whose lease lapsed.`);
+            return ended;
+          })
+          .catch((error: unknown) => {
+            this.options.logger.error(`The sweep of lapsed turns failed: ${messageOf(error)}`);
+            return 0;
+          })
+          .finally(() => (this.sweeping = undefined));
+      }, every);
+      this.sweeper.unref();
+    }
+    return interrupted;
+  }
+
+  private async sweep(): Promise<number> {
     const { interrupted, parked, files } = await recoverTurns({
       store: this.store,
       log: this.log,
       workspaces: this.workspaces,
       logger: this.options.logger,
       now: this.now,
+      leases: this.leases,
+      busy: (sessionId) => {
+        const live = this.lives.get(sessionId);
+        return live?.running !== undefined || live?.next !== undefined;
+      },
     });
     for (const [sessionId, turnId] of parked) this.chain.park(sessionId, turnId);
     for (const { session, files: sent } of files) {
@@ -599,7 +636,10 @@ export class SessionRuntime {
    * for the next process. Nothing is recorded after this resolves.
    */
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.sweeping;
     await this.chain.shutdown();
+    this.leases.close();
     await this.log.close();
     await this.journal.idle();
   }

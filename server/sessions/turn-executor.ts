@@ -25,7 +25,8 @@ import type { LiveSessions } from "./live-sessions.ts";
 import { connectionTools, modelOffer } from "./model-offer.ts";
 import { modelConfigFor } from "./run-overrides.ts";
 import { resultCommitter, toolContextFor, type TurnServices } from "./turn-setup.ts";
-import { executeTurn, STOPPED, type TurnEnd } from "./turn-runner.ts";
+import type { TurnLease, TurnLeases } from "./turn-lease.ts";
+import { executeTurn, LEASE_LOST, STOPPED, type TurnEnd } from "./turn-runner.ts";
 import type { TurnSlots } from "./turn-slots.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
 
@@ -50,6 +51,8 @@ export interface TurnExecutorOptions {
   workspaces: SessionWorkspaces;
   approvals: ApprovalDesk;
   slots: TurnSlots;
+  /** The session's lease a turn holds while it runs (one process: always granted). */
+  leases: TurnLeases;
   services: TurnServices;
   logger: Logger;
   /** The agent as loaded now (memory notes use it; a turn runs the version it started with). */
@@ -72,10 +75,57 @@ function logToolError(logger: Logger, sessionId: string, turnId: string, result:
 
 const DELETED: TurnEnd = { status: "cancelled", code: "deleted", message: "The session was deleted." };
 
+/** How a turn ends here that another node recorded the end of (its sweeper, after this node lost the session): nothing is recorded. */
+const ENDED_ELSEWHERE: TurnEnd = { status: "interrupted", code: "interrupted", message: "Another node ended this turn." };
+
 export class TurnExecutor {
   constructor(private readonly options: TurnExecutorOptions) {}
 
+  /**
+   * Runs the turn holding the session's lease: its appends are fenced by it,
+   * losing it stops the turn (nothing more of it is stored; the node that
+   * took the session over records its end). Stopped while another node held
+   * the session, the turn ends here unrecorded: its row stays queued and the
+   * sweeper records it `interrupted` (its message kept) once that node lets go.
+   */
   async run(sessionId: string, turnId: string, start: TurnStart, agent: ResolvedAgent, controller: AbortController): Promise<TurnEnd> {
+    const { log, lives, leases, logger } = this.options;
+    if (!lives.get(sessionId) || log.isMuted(sessionId)) return DELETED;
+    let lease: TurnLease | undefined;
+    try {
+      lease = await leases.acquire(sessionId, turnId, controller.signal);
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+      return { ...STOPPED, ...(controller.signal.reason as object) };
+    }
+    if (!lease) return ENDED_ELSEWHERE;
+    const live = lives.get(sessionId);
+    if (live) {
+      // Another node ran turns of the session since this process last did: what is cached here is out of date.
+      if (!lease.follows(live.leaseToken)) {
+        live.history = undefined;
+        live.session = undefined;
+      }
+      live.leaseToken = lease.token;
+    }
+    const unfence = lease.fence ? log.fence(sessionId, lease.fence) : undefined;
+    const stop = () => controller.abort(LEASE_LOST);
+    lease.lost.addEventListener("abort", stop, { once: true });
+    try {
+      return await this.runHeld(sessionId, turnId, start, agent, controller);
+    } catch (error) {
+      if (!lease.lost.aborted) throw error;
+      logger.warn(`Turn ${turnId} of session ${sessionId} stopped: ${messageOf(error)}`);
+      return { ...LEASE_LOST };
+    } finally {
+      lease.lost.removeEventListener("abort", stop);
+      unfence?.();
+      if (lives.get(sessionId)?.next) lease.handOver();
+      else await lease.release().catch((error: unknown) => logger.warn(`Could not release the lease of session ${sessionId}: ${messageOf(error)}`));
+    }
+  }
+
+  private async runHeld(sessionId: string, turnId: string, start: TurnStart, agent: ResolvedAgent, controller: AbortController): Promise<TurnEnd> {
     const { store, log, lives, workspaces, services } = this.options;
     // Everything a turn records within one tick is stored in one transaction; only
     // message.received is written at once (`receive`), because its index is needed right away.

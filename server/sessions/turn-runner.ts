@@ -51,6 +51,13 @@ export const SHUTDOWN: AbortReason = {
   message: "The server stopped while this turn was running.",
 };
 
+/** The session's lease was taken over (or lapsed): another node ends this turn, and nothing more of it is stored. */
+export const LEASE_LOST: AbortReason = {
+  status: "interrupted",
+  code: "lease_lost",
+  message: "Another node took this session over; this turn stopped here.",
+};
+
 /**
  * Runs one turn and records how it ended: `turn.completed` or `turn.failed`.
  * Never throws; the session decides what follows (waiting, completed, failed).

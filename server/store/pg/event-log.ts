@@ -38,23 +38,32 @@ interface OwnerRow {
   live: boolean;
 }
 
+/**
+ * Checks, in the open transaction of `client`, that `lease` still owns its
+ * session, and locks the owner row until that transaction ends: a takeover
+ * can only land before or after it. Throws `LeaseLostError` otherwise.
+ */
+export async function checkOwner(client: pg.ClientBase, lease: SessionLease): Promise<void> {
+  const { rows } = await client.query<OwnerRow>(
+    "SELECT token, expires_at > clock_timestamp() AS live FROM session_owners WHERE session_id = $1 FOR UPDATE",
+    [lease.sessionId],
+  );
+  const owner = rows[0];
+  const refusal = !owner
+    ? "the session has no owner"
+    : Number(owner.token) !== lease.token
+      ? `the session was taken over (token ${owner.token})`
+      : !owner.live
+        ? "its lease lapsed"
+        : undefined;
+  if (refusal) throw new LeaseLostError(lease, refusal);
+}
+
 export function createPgEventLog(pool: pg.Pool, now: () => string = () => new Date().toISOString()): PgEventLog {
   return {
     async append(lease, drafts) {
       return inTransaction(pool, async (client) => {
-        const { rows } = await client.query<OwnerRow>(
-          "SELECT token, expires_at > clock_timestamp() AS live FROM session_owners WHERE session_id = $1 FOR UPDATE",
-          [lease.sessionId],
-        );
-        const owner = rows[0];
-        const refusal = !owner
-          ? "the session has no owner"
-          : Number(owner.token) !== lease.token
-            ? `the session was taken over (token ${owner.token})`
-            : !owner.live
-              ? "its lease lapsed"
-              : undefined;
-        if (refusal) throw new LeaseLostError(lease, refusal);
+        await checkOwner(client, lease);
         return appendEvents(pgDb(client), lease.sessionId, drafts, now);
       });
     },

@@ -14,8 +14,11 @@ export interface SessionLease {
 }
 
 export interface SessionOwners {
-  /** Takes the session when it is free, lapsed, or already ours; undefined while another holder's lease runs. */
-  acquire(sessionId: string, holder: string, ttlMs: number): Promise<SessionLease | undefined>;
+  /**
+   * Takes the session when it is free, lapsed (for at least `lapsedForMs`,
+   * default 0), or already ours; undefined while another holder's lease runs.
+   */
+  acquire(sessionId: string, holder: string, ttlMs: number, lapsedForMs?: number): Promise<SessionLease | undefined>;
   /** Extends the lease; false when it was taken over (the holder must stop writing). */
   heartbeat(lease: SessionLease, ttlMs: number): Promise<boolean>;
   /** Lets the lease lapse now, so another node may take the session at once. */
@@ -24,16 +27,16 @@ export interface SessionOwners {
 
 export function createSessionOwners(pool: pg.Pool): SessionOwners {
   return {
-    async acquire(sessionId, holder, ttlMs) {
+    async acquire(sessionId, holder, ttlMs, lapsedForMs = 0) {
       // The token rises on every acquisition, even a holder's own: a restarted process never writes with its old token.
       const { rows } = await pool.query<{ token: string }>(
         `INSERT INTO session_owners (session_id, holder, token, expires_at)
          VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond')
          ON CONFLICT (session_id) DO UPDATE
            SET holder = excluded.holder, token = session_owners.token + 1, expires_at = excluded.expires_at
-           WHERE session_owners.expires_at <= clock_timestamp() OR session_owners.holder = excluded.holder
+           WHERE session_owners.expires_at <= clock_timestamp() - $4 * interval '1 millisecond' OR session_owners.holder = excluded.holder
          RETURNING token`,
-        [sessionId, holder, ttlMs],
+        [sessionId, holder, ttlMs, lapsedForMs],
       );
       return rows[0] ? { sessionId, holder, token: Number(rows[0].token) } : undefined;
     },

@@ -17,6 +17,7 @@ import { createPgArtifactsRepository } from "./artifacts.ts";
 import type { PgContext } from "./context.ts";
 import { migratePg, pgDb } from "./db.ts";
 import { createPgEvalRunsRepository } from "./eval-runs.ts";
+import { checkOwner } from "./event-log.ts";
 import { createPgEventsRepository } from "./events.ts";
 import { createPgIdempotencyRepository } from "./idempotency.ts";
 import { createPgKvRepository } from "./kv.ts";
@@ -27,6 +28,7 @@ import { createPgModelCallsRepository } from "./model-calls.ts";
 import { type PgAppendWatchOptions, watchPgAppends } from "./notify.ts";
 import { createPgRemindersRepository } from "./reminders.ts";
 import { createPgScheduleTicksRepository } from "./schedule-ticks.ts";
+import type { SessionLease } from "./session-owners.ts";
 import { createPgSessionsRepository } from "./sessions.ts";
 import { createPgToolCallsRepository } from "./tool-calls.ts";
 import { inTransaction } from "./transaction.ts";
@@ -55,6 +57,12 @@ export interface PgStore extends AsyncStore {
   /** The pool, for the fenced event log and session owners (event-log.ts, session-owners.ts). */
   readonly pool: pg.Pool;
   readonly shared: SharedStore;
+  /**
+   * Checks that `lease` still owns its session, in the transaction the
+   * caller's async context runs in (inside `transaction`'s work), the owner
+   * row locked until it ends; throws `LeaseLostError` when it does not.
+   */
+  checkOwner(lease: SessionLease): Promise<void>;
 }
 
 interface Shared {
@@ -195,6 +203,11 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       }
       levels.commit();
       return result;
+    },
+    async checkOwner(lease) {
+      const open = ambient.getStore();
+      if (!open || open.ended) throw new Error(`The owner of session ${lease.sessionId} is checked inside a transaction, and none is open here.`);
+      return checkOwner(open.client, lease);
     },
     // Once, like the SQLite store's: a second close waits for the first.
     close() {
