@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
+import { nodeId } from "../../host/node-id.ts";
 import { and, eq, lte, or } from "drizzle-orm";
 import type { AsyncRepository } from "../async-store.ts";
 import type { LeasesRepository } from "../leases.ts";
@@ -46,7 +46,11 @@ export function createPgLeasesRepository(ctx: PgContext, holder: string): AsyncR
   };
 }
 
-/** This node's holder id: unique per opened store, readable in the leases table. */
+/**
+ * This node's holder id: its node id (`BDK_NODE_ID`, else `<hostname>:<pid>`,
+ * as streams name a turn's owner) and a suffix unique per opened store (a
+ * process may open several), readable in the leases tables.
+ */
 export function nodeHolder(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  return `${nodeId()}#${randomBytes(4).toString("hex")}`;
 }
