@@ -372,3 +372,42 @@ it("a fork of a fork cut inside a turn, cut at a message: its session.started sa
   expect(started.data).toMatchObject({ parentId: first.sessionId, forkedAt: indexOf("message.received") });
   expect(started.data).not.toHaveProperty("cutAfter");
 });
+
+it("a cut right after a checked call in doubt: the fork picks its turn up with what the person found, and never runs the call", async () => {
+  let runs = 0;
+  // The first run never returns: the process dies during it.
+  const pay = zodTool("pay_invoice", z.object({ invoice: z.string() }), () => (runs++ === 0 ? new Promise<never>(() => {}) : { paid: true }), { effect: () => "write" });
+  const stateRoot = mkdtempSync(path.join(tmpdir(), "bdk-fork-"));
+  const crashed = startTestRuntime({ stateRoot, agent: testAgent([pay]) });
+  const source = await crashed.runtime.startSession({ message: 'pay_invoice {"invoice": "inv_1"}', principal: me });
+  await expect.poll(() => runs, { message: "the call started" }).toBe(1);
+  crashed.store.close();
+  const prompts: LanguageModelV3Prompt[] = [];
+  const restarted = startTestRuntime({ stateRoot, agent: testAgent([pay]), models: [{ id: "scripted", model: recordingModel(prompts) }] });
+  opened.push(restarted);
+  await restarted.runtime.recover();
+  // The conversation went on before anyone checked the call: the check is recorded after a later turn.
+  await (await restarted.runtime.followUp(source.sessionId, { message: "anything else?", principal: me })).done;
+  const { toolCallId } = (await restarted.runtime.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!.data as { toolCallId: string };
+  await restarted.runtime.resolveInDoubt(source.sessionId, toolCallId, { resolution: "done", note: "paid on the bank's site" }, me);
+  const checked = (await restarted.runtime.events(source.sessionId, me)).findLast((event) => event.type === "action.in_doubt_resolved")!;
+  prompts.length = 0;
+
+  const fork = await restarted.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: checked.index } });
+  const end = await fork.done;
+  expect(end.status).toBe("completed");
+  expect(runs, "the call in doubt never ran again").toBe(1);
+  // The model read the person's check as that call's answer, and nothing of the source after the turn ended.
+  expect(userTexts(prompts[0])).toEqual(['pay_invoice {"invoice": "inv_1"}']);
+  const answer = JSON.stringify(prompts[0].find((message) => message.role === "tool"));
+  expect(answer).toContain("user:local has since checked: it took effect; do not repeat it. Their note: paid on the bank's site");
+  expect(answer).not.toContain("is in doubt");
+  expect(end.text).toContain("it took effect");
+
+  // The fork's log is one turn that ends once, completed: the source's interrupted end is not inherited.
+  const events = await restarted.runtime.events(fork.sessionId, me);
+  expect(events.filter((event) => event.type === "message.received").map((event) => event.data.message)).toEqual(['pay_invoice {"invoice": "inv_1"}']);
+  expect(events.filter((event) => event.type === "turn.failed" || event.type === "turn.completed").map((event) => event.type)).toEqual(["turn.completed"]);
+  expect(events.filter((event) => event.type === "action.result")).toEqual([]);
+  expect(events.find((event) => event.type === "action.in_doubt_resolved")?.data).toMatchObject({ toolCallId, resolution: "done", by: "user:local" });
+});
