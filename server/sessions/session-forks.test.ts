@@ -395,14 +395,13 @@ it("a cut right after a checked call in doubt: the fork picks its turn up with w
 
   const fork = await restarted.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: checked.index } });
   const end = await fork.done;
-  expect(end.status).toBe("completed");
+  expect(end).toMatchObject({ status: "completed", text: expect.stringContaining("it took effect") });
   expect(runs, "the call in doubt never ran again").toBe(1);
   // The model read the person's check as that call's answer, and nothing of the source after the turn ended.
   expect(userTexts(prompts[0])).toEqual(['pay_invoice {"invoice": "inv_1"}']);
   const answer = JSON.stringify(prompts[0].find((message) => message.role === "tool"));
   expect(answer).toContain("user:local has since checked: it took effect; do not repeat it. Their note: paid on the bank's site");
   expect(answer).not.toContain("is in doubt");
-  expect(end.text).toContain("it took effect");
 
   // The fork's log is one turn that ends once, completed: the source's interrupted end is not inherited.
   const events = await restarted.runtime.events(fork.sessionId, me);
