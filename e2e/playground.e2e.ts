@@ -163,6 +163,10 @@ test("a needsApproval call parks inline, shows in the inbox, and runs once appro
   await expect(tool, "submit_review ran").toHaveAttribute("data-status", "done");
   const pendingHere = async () => (await bdk.api<{ approvals: Array<{ sessionId: string }> }>("/v1/approvals")).approvals.filter((a) => a.sessionId === sessionId).length;
   await expect.poll(pendingHere, { message: "nothing of this session left in the inbox" }).toBe(0);
+
+  await openTab(page, "Trace");
+  await page.getByTestId("trace-chart").getByRole("button").filter({ hasText: /^submit_review/ }).first().click();
+  await expect(page.getByTestId("trace-detail"), "the trace says who approved the call, and after how long").toContainText(/approved by \S+ after [\d.]+ m?s/);
 });
 
 test("Evals: run all from the browser, read per-assertion results, compare two runs", async ({ page }) => {
