@@ -160,7 +160,7 @@ async function runCases(ids: string[], name: string): Promise<string> {
   return runId;
 }
 
-test("Compare opens a case into its diff: the assertion that flipped, reply text and tool calls of both runs", async () => {
+test("Compare opens a case into its diff: the assertion that flipped, reply text, tool calls, tokens and duration of both runs", async () => {
   await saveFlipEval("asks for an order", 'Use lookup_order with {"orderId": "A-1001"}');
   await runCases(["flip"], "calls the tool");
   // The same case now asks for nothing a tool does: its calledTool assertion fails.
@@ -182,6 +182,9 @@ test("Compare opens a case into its diff: the assertion that flipped, reply text
     await expect(flipped).toContainText("failed");
     await expect(diff.getByTestId("run-diff"), "the two runs' turns side by side").toContainText("lookup_order");
     await expect(diff.getByTestId("diff-reply").nth(1), "the second run's reply").toContainText("scripted model");
+    await expect(diff.getByRole("row", { name: /^duration/ }), "each run's duration").toHaveText(/^duration[\d.]+ m?s[\d.]+ m?s$/);
+    await expect(diff.getByText(/^scripted · /), "each run's tokens").toHaveCount(2);
+    for (const tokens of await diff.getByText(/^scripted · /).all()) await expect(tokens).toHaveText(/ [1-9][\d.]*k? in \/ [1-9][\d.]*k? out · /);
     await diff.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, "eval-case-diff-1280.png"), fullPage: true });
   } finally {

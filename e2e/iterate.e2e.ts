@@ -35,6 +35,8 @@ test("continues a curl session, forks it with a stubbed tool result and shows th
     const diff = page.getByTestId("run-diff");
     await expect(diff, "the diff shows the stubbed result beside the real one").toContainText("Stubbed PR");
     await expect(diff, "the diff says the runs differ").toContainText("Changed parts are marked");
+    await expect(diff, "and by how many tokens and how much time").toContainText(/tokens in [+−±][\d.]*k?, out [+−±][\d.]*k?, time [+−±][\d.]*(?: m?s)?\./);
+    await expect(diff.getByText(/^scripted · /).first(), "each turn's tokens and duration").toHaveText(/ [1-9][\d.]*k? in \/ [1-9][\d.]*k? out · [\d.]+ m?s · completed$/);
     await page.screenshot({ path: path.join(SCREENSHOTS, "run-diff-1280.png") });
   } finally {
     await context.close();

@@ -43,6 +43,11 @@ test("multi-agent dev server: index, Try a channel route and continue its sessio
     await openTab(page, "Agent");
     await page.getByRole("button", { name: "Try" }).first().click();
     await expect(page.getByLabel("JSON body"), "the modal remembers the last body").toHaveValue(/ada@example\.com/);
+    // The body built from the route's schema is a request the route takes as it stands.
+    await page.getByRole("button", { name: "Reset body" }).click();
+    await expect(page.getByLabel("JSON body")).not.toHaveValue(/ada@example\.com/);
+    await page.getByRole("dialog").getByRole("button", { name: "Send" }).click();
+    await expect(page.getByTestId("try-result"), "the schema's example was accepted").toContainText("202");
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog")).toHaveCount(0);
 
@@ -50,6 +55,8 @@ test("multi-agent dev server: index, Try a channel route and continue its sessio
     const firing = page.getByTestId("schedule-firing");
     await expect(firing.first()).toHaveText("fires only by hand in dev");
     for (const text of await firing.allTextContents()) expect(text, "a dev schedule claims no next firing").not.toContain("next");
+    await firing.first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.resolve(import.meta.dirname, "../docs/screenshots/agent-dev-schedules-1280.png") });
 
     await page.getByRole("button", { name: "Fire now" }).last().click();
     await expect(page.getByText("Fired.")).toBeVisible();

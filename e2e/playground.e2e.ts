@@ -1,9 +1,11 @@
 /** The playground against a real `bdk serve` (pr-approver, scripted model). */
+import path from "node:path";
 import type { Page } from "@playwright/test";
 import type { BdkClient } from "./browser.ts";
 import { composer, expect, openTab, sendMessage, sessionIdOf, test } from "./harness.ts";
 import { syntheticEvents } from "./synthetic-session.ts";
 
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../docs/screenshots");
 const PR_MESSAGE = "Inspect https://github.com/acme/checkout/pull/42";
 
 async function waitForTurns(page: Page, count: number): Promise<void> {
@@ -92,6 +94,38 @@ test("/help opens from the slash autocomplete and lists commands", async ({ page
   await expect(page.getByTestId("chat-note").last(), "the help note lists /help").toContainText("/help");
   await sendMessage(page, "/no-such-command");
   await expect(page.getByTestId("chat-note").last()).toContainText("Unknown command");
+  await expect(composer(page), "an unknown command comes back to the box, to fix").toHaveValue("/no-such-command");
+});
+
+test("the message box grows with its lines up to 200 px, takes a welcome suggestion, and gets its text back when a send is refused", async ({ page }) => {
+  await page.goto("/playground");
+  const box = composer(page);
+  const height = () => box.evaluate((element) => element.getBoundingClientRect().height);
+  await box.fill("one line");
+  const oneLine = await height();
+  await box.fill("one\ntwo\nthree");
+  await expect.poll(height, { message: "three lines make a taller box" }).toBeGreaterThan(oneLine + 20);
+  await box.fill(Array.from({ length: 40 }, (_, line) => `line ${line + 1}`).join("\n"));
+  await expect.poll(height, { message: "forty lines stop at 200 px" }).toBe(200);
+  expect(await box.evaluate((element) => element.scrollHeight > element.clientHeight), "the rest scrolls inside the box").toBe(true);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "composer-grown-1280.png") });
+  await box.fill("");
+  await expect.poll(height, { message: "an empty box is one line again" }).toBe(oneLine);
+
+  await page.getByRole("button", { name: "What can you do?", exact: true }).click();
+  await expect(box, "a welcome suggestion fills the box").toHaveValue("What can you do?");
+  await expect(box, "ready to edit or send").toBeFocused();
+
+  await page.route("**/v1/session", (route) =>
+    route.request().method() === "POST"
+      ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ ok: false, error: "unavailable", message: "The server is shutting down." }) })
+      : route.fallback(),
+  );
+  await box.press("Enter");
+  await expect(page.getByTestId("chat-note").last(), "the refusal is said").toContainText("The server is shutting down.");
+  await expect(box, "the refused message is back in the box").toHaveValue("What can you do?");
+  await expect(page.getByTestId("user-message"), "no message claims to be sent").toHaveCount(0);
+  expect(sessionIdOf(page), "no session opened").toBeUndefined();
 });
 
 test("Runs search finds sessions by title and by id", async ({ page }) => {
@@ -129,6 +163,10 @@ test("a needsApproval call parks inline, shows in the inbox, and runs once appro
   await expect(tool, "submit_review ran").toHaveAttribute("data-status", "done");
   const pendingHere = async () => (await bdk.api<{ approvals: Array<{ sessionId: string }> }>("/v1/approvals")).approvals.filter((a) => a.sessionId === sessionId).length;
   await expect.poll(pendingHere, { message: "nothing of this session left in the inbox" }).toBe(0);
+
+  await openTab(page, "Trace");
+  await page.getByTestId("trace-chart").getByRole("button").filter({ hasText: /^submit_review/ }).first().click();
+  await expect(page.getByTestId("trace-detail"), "the trace says who approved the call, and after how long").toContainText(/approved by \S+ after [\d.]+ m?s/);
 });
 
 test("Evals: run all from the browser, read per-assertion results, compare two runs", async ({ page }) => {

@@ -92,6 +92,7 @@ test("Stop says 'stopped'; a newer message says 'preempted'", async ({ page }) =
   await expect(turns.nth(2)).toHaveAttribute("data-status", "cancelled");
   await expect(turns.nth(2).getByTestId("turn-footer"), "the user's Stop").toContainText("stopped");
   await expect(turns.nth(2).getByTestId("turn-footer")).not.toContainText("preempted");
+  await page.screenshot({ path: path.join(SHOTS, "status-preempted-stopped-1280.png") });
 });
 
 test("a turn cut by a restart says 'interrupted'", async ({ page }) => {
@@ -120,4 +121,5 @@ test("the chat shows the agent working between message.received and the turn's f
   await expect(page.getByRole("status", { name: "Agent is working" })).toBeVisible();
   await expect(page.getByTestId("session-activity")).toHaveAttribute("data-activity", "running");
   await expect(page.getByTestId("stop-button"), "a starting turn can be stopped").toBeVisible();
+  await page.screenshot({ path: path.join(SHOTS, "status-working-1280.png") });
 });

@@ -52,12 +52,18 @@ async function expectStepAndToolContent(page: Page): Promise<void> {
   await expect(detail.getByTestId("trace-tools"), "the tools it was offered").toContainText("price");
   await expect(detail.getByTestId("trace-tools")).toContainText("Price of a product by its SKU.");
   await expect(detail.getByTestId("trace-response"), "its answer: a call to price").toContainText("tool-calls");
+  await expect(detail.getByTestId("trace-request"), "the model it was sent to").toContainText("scripted");
+  const response = detail.getByTestId("trace-response");
+  await expect(response, "the finish reason and the usage reported").toContainText(/tool-calls · [1-9][\d.]*k? in · [1-9][\d.]*k? out · [\d.]+k? cached/);
+  await expect(response, "the model's reasoning").toContainText("calling it");
+  await expect(response, "the call it asked for, with its input").toContainText('"sku": "A1"');
 
   await row(chart, /^price/).first().click();
   await expect(detail.getByTestId("trace-tool-input"), "the validated input (the default filled in)").toContainText('"currency": "EUR"');
   await expect(detail.getByTestId("trace-tool-input")).toContainText('"A1"');
   await expect(detail.getByTestId("trace-tool-output")).toContainText("42");
   await expect(detail, "effect").toContainText("read");
+  await expect(detail, "no approval was needed").toContainText("Approvalnot needed");
   await expect(detail.getByTestId("trace-detail-duration"), "durationMs of the call").toHaveText(/^\d+ ms$/);
 }
 

@@ -135,7 +135,7 @@ function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex
       `afterIndex ${afterIndex} comes after the final answer of its turn in session ${sourceId}: a fork there has nothing left to run; to have the turn answered again, send beforeIndex ${message.index} (its message), or cut after an event before the answer.`,
     );
   }
-  const kept = events.filter((event) => event.index <= afterIndex);
+  const kept = keptForTurn(events, turnId, afterIndex);
   const turnEvents = kept.filter((event) => event.turnId === turnId);
   const lastStep = turnEvents.findLast((event) => event.type === "step.started");
   const stepOpen = lastStep !== undefined && !turnEvents.some((event) => event.type === "step.completed" && event.index > lastStep.index);
@@ -152,6 +152,18 @@ function insideTurn(sourceId: string, events: readonly AnyBdkEvent[], afterIndex
     pickUp = { history: historyFromEvents(kept), ...(started ? { continueAt: nextStep } : {}) };
   }
   return { kept, message: message.data.message, forkedAt: message.index, cutTurnId: turnId, pickUp, ...(closesStep !== undefined ? { closesStep } : {}) };
+}
+
+/**
+ * The events up to the cut. A cut can come after its turn ended: a person's
+ * check of a call in doubt (`action.in_doubt_resolved`) is recorded once
+ * recovery has closed the turn as interrupted, and maybe after later turns.
+ * The fork picks that turn up with the checked answer, so what the source
+ * did after the turn ended (the end itself, later turns) is not inherited.
+ */
+function keptForTurn(events: readonly AnyBdkEvent[], turnId: string, afterIndex: number): AnyBdkEvent[] {
+  const end = events.find((event) => event.turnId === turnId && (event.type === "turn.failed" || event.type === "turn.completed") && event.index < afterIndex);
+  return events.filter((event) => event.index <= afterIndex && (!end || event.index < end.index || (event.index > end.index && event.turnId === turnId)));
 }
 
 function messageIndexes(events: readonly AnyBdkEvent[]): string {

@@ -274,7 +274,8 @@ it("a Stop between a fork's acceptance and its first turn's start stops that tur
   expect(toolCalls()).toBe(1);
 });
 
-it("a cut after a call in doubt: the fork counts it answered by its in-doubt result and never runs it again", async () => {
+/** A write call cut off by a crash, after recovery: the source session holds it in doubt; `runs()` counts the tool's runs. */
+async function inDoubtSource() {
   let runs = 0;
   // The first run never returns: the process dies during it.
   const pay = zodTool("pay_invoice", z.object({ invoice: z.string() }), () => (runs++ === 0 ? new Promise<never>(() => {}) : { paid: true }), { effect: () => "write" });
@@ -287,12 +288,17 @@ it("a cut after a call in doubt: the fork counts it answered by its in-doubt res
   const restarted = startTestRuntime({ stateRoot, agent: testAgent([pay]), models: [{ id: "scripted", model: recordingModel(prompts) }] });
   opened.push(restarted);
   await restarted.runtime.recover();
+  return { restarted, prompts, source, runs: () => runs };
+}
+
+it("a cut after a call in doubt: the fork counts it answered by its in-doubt result and never runs it again", async () => {
+  const { restarted, prompts, source, runs } = await inDoubtSource();
   const inDoubt = (await restarted.runtime.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!;
   expect(inDoubt).toBeDefined();
 
   const fork = await restarted.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: inDoubt.index } });
   expect((await fork.done).status).toBe("completed");
-  expect(runs).toBe(1);
+  expect(runs()).toBe(1);
   const events = await restarted.runtime.events(fork.sessionId, me);
   expect(events.filter((event) => event.index > inDoubt.index && event.type === "action.result")).toEqual([]);
   // The model read the in-doubt answer for that call.
@@ -371,4 +377,31 @@ it("a fork of a fork cut inside a turn, cut at a message: its session.started sa
   const [started] = await test.runtime.events(second.sessionId, me);
   expect(started.data).toMatchObject({ parentId: first.sessionId, forkedAt: indexOf("message.received") });
   expect(started.data).not.toHaveProperty("cutAfter");
+});
+
+it("a cut right after a checked call in doubt: the fork picks its turn up with what the person found, and never runs the call", async () => {
+  const { restarted, prompts, source, runs } = await inDoubtSource();
+  // The conversation went on before anyone checked the call: the check is recorded after a later turn.
+  await (await restarted.runtime.followUp(source.sessionId, { message: "anything else?", principal: me })).done;
+  const { toolCallId } = (await restarted.runtime.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!.data as { toolCallId: string };
+  await restarted.runtime.resolveInDoubt(source.sessionId, toolCallId, { resolution: "done", note: "paid on the bank's site" }, me);
+  const checked = (await restarted.runtime.events(source.sessionId, me)).findLast((event) => event.type === "action.in_doubt_resolved")!;
+  prompts.length = 0;
+
+  const fork = await restarted.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: checked.index } });
+  const end = await fork.done;
+  expect(end).toMatchObject({ status: "completed", text: expect.stringContaining("it took effect") });
+  expect(runs(), "the call in doubt never ran again").toBe(1);
+  // The model read the person's check as that call's answer, and nothing of the source after the turn ended.
+  expect(userTexts(prompts[0])).toEqual(['pay_invoice {"invoice": "inv_1"}']);
+  const answer = JSON.stringify(prompts[0].find((message) => message.role === "tool"));
+  expect(answer).toContain("user:local has since checked: it took effect; do not repeat it. Their note: paid on the bank's site");
+  expect(answer).not.toContain("is in doubt");
+
+  // The fork's log is one turn that ends once, completed: the source's interrupted end is not inherited.
+  const events = await restarted.runtime.events(fork.sessionId, me);
+  expect(events.filter((event) => event.type === "message.received").map((event) => event.data.message)).toEqual(['pay_invoice {"invoice": "inv_1"}']);
+  expect(events.filter((event) => event.type === "turn.failed" || event.type === "turn.completed").map((event) => event.type)).toEqual(["turn.completed"]);
+  expect(events.filter((event) => event.type === "action.result")).toEqual([]);
+  expect(events.find((event) => event.type === "action.in_doubt_resolved")?.data).toMatchObject({ toolCallId, resolution: "done", by: "user:local" });
 });

@@ -96,7 +96,9 @@ export function LogsTab() {
                   <span className="w-12 shrink-0">
                     <Badge tone={tones[line.level] ?? "neutral"}>{line.level}</Badge>
                   </span>
-                  <span className="shrink-0 text-fg">{line.msg}</span>
+                  <span className="min-w-0 truncate text-fg" title={line.msg}>
+                    {line.msg}
+                  </span>
                   {data !== undefined ? <span className="min-w-0 flex-1 truncate text-fg-muted">{previewJson(data, 300)}</span> : null}
                 </button>
                 {sessionId ? (
