@@ -17,6 +17,7 @@ import { reminderRecord, type StoredReminder } from "../reminders/reminder-spec.
 import { ReminderTimers } from "../reminders/reminder-timers.ts";
 import { dispatchSchedule, type ScheduleDispatch } from "../schedules/dispatch-schedule.ts";
 import { ScheduleRunner, scheduleRecordKey, type ScheduleRecord } from "../schedules/schedule-runner.ts";
+import { envMilliseconds } from "./env-milliseconds.ts";
 
 /** What the channel hub takes, plus the agent's reminders. */
 export interface AutomationOptions extends Omit<ChannelHubOptions, "slackStreamIntervalMs"> {
@@ -48,7 +49,7 @@ export class AgentAutomation {
 
   /** Starts the cron cadence (`schedules`) and the reminder timers (`timers`); warns about reminders a restart lost. */
   async start(what: { schedules: boolean; timers: boolean }): Promise<void> {
-    const { runtime, store, clock, logger } = this.options;
+    const { runtime, store, clock, logger, env } = this.options;
     // This process as a holder of the schedule and reminder leases (on SQLite they pass on as soon as it dies).
     const holder = await store.leases.processHolder();
     for (const row of await this.reminders.armed()) {
@@ -79,6 +80,9 @@ export class AgentAutomation {
         logger,
         holder,
         fire: (id, dueAt) => this.fire(id, { by: "timer", dueAt }),
+        // Shorter than the defaults only for tests that wait out a killed node's lease.
+        leaseMs: envMilliseconds(env.BDK_REMINDERS_LEASE_MS),
+        resyncMs: envMilliseconds(env.BDK_REMINDERS_RESYNC_MS),
       });
       const armed = await this.reminderTimers.start();
       if (armed > 0) logger.info(`${armed} reminder(s) armed.`);
