@@ -8,11 +8,13 @@
  * reminder is due, and the other node fires it once, after the dead lease
  * expires. The lease and the resync are shortened (BDK_REMINDERS_LEASE_MS,
  * BDK_REMINDERS_RESYNC_MS) so the takeover takes seconds, not minutes.
+ * Counts are read once the nodes have stopped (a clean stop lets firings in
+ * flight end), so a late second delivery cannot slip past them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { removeTempProjects } from "../server/load/testing/temp-project.ts";
-import { readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";
+import { type RunningServer, startServer } from "./support/bdk-server.ts";
 import { type TestDatabase, testDatabase } from "./support/postgres.ts";
 import { postAccepted as post, remindersProject } from "./support/reminders-server.ts";
 
@@ -48,8 +50,13 @@ async function node(): Promise<RunningServer> {
   return server;
 }
 
-async function events(server: RunningServer, sessionId: string): Promise<Event[]> {
-  return readNdjson<Event>(await fetch(`${server.url}/v1/session/${sessionId}/events`));
+/** The session's events as stored (read from the database: the nodes may be stopped). */
+async function events(sessionId: string): Promise<Event[]> {
+  const { rows } = await client.query<Event>(
+    `SELECT idx AS index, type, turn_id AS "turnId", at, data FROM events WHERE session_id = $1 ORDER BY idx`,
+    [sessionId],
+  );
+  return rows;
 }
 
 const reminderMessages = (all: Event[]) =>
@@ -81,69 +88,70 @@ async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 90_
   }
 }
 
-/** The session's events once `turns` turns have completed and none is running. */
-async function afterTurns(server: RunningServer, sessionId: string, turns: number): Promise<Event[]> {
-  return eventually(async () => {
-    const all = await events(server, sessionId);
-    return completedTurns(all).length >= turns && all.at(-1)?.type === "session.waiting" ? all : undefined;
+/** Waits until reminder `nth` (in creation order) is `done` and `turns` turns of the session have completed. */
+async function firedAndAnswered(nth: number, sessionId: string, turns: number): Promise<ReminderRow> {
+  const done = await eventually(async () => {
+    const row = (await reminders())[nth];
+    return row?.status === "done" ? row : undefined;
   });
+  await eventually(async () => (completedTurns(await events(sessionId)).length >= turns ? true : undefined));
+  return done;
 }
 
+/** The reminder messages stored, and whether each one's turn completed. */
+async function deliveries(sessionId: string): Promise<{ message: string; completed: boolean }[]> {
+  const all = await events(sessionId);
+  const completed = new Set(completedTurns(all).map((event) => event.turnId));
+  return reminderMessages(all).map((event) => ({ message: String(event.data.message), completed: completed.has(event.turnId) }));
+}
+
+const createReminder = (delay: string, prompt: string) => `reminders_create ${JSON.stringify({ delay, prompt })}`;
+
 describe("prompt reminders on two bdk serve nodes sharing Postgres", () => {
-  let a: RunningServer;
-  let b: RunningServer;
   let sessionId: string;
   let continuationToken: string;
 
   it("delivers a reminder both nodes armed into its session once", async () => {
-    [a, b] = await Promise.all([node(), node()]);
-    const created = await post(a, "/v1/session", { message: 'reminders_create {"delay":"4s","prompt":"Check the build."}' });
-    ({ sessionId, continuationToken } = created);
-    const [reminder] = await eventually(async () => ((await reminders()).length === 1 ? reminders() : undefined));
-    expect(reminder).toMatchObject({ status: "armed", prompt: "Check the build." });
+    const [a, b] = await Promise.all([node(), node()]);
+    ({ sessionId, continuationToken } = await post(a, "/v1/session", { message: createReminder("4s", "Check the build.") }));
+    const [armed] = await eventually(async () => ((await reminders()).length === 1 ? reminders() : undefined));
+    expect(armed).toMatchObject({ status: "armed", prompt: "Check the build." });
 
-    const done = await eventually(async () => ((await reminders())[0].status === "done" ? (await reminders())[0] : undefined));
+    const done = await firedAndAnswered(0, sessionId, 2);
     expect(done.lastFiredAt).not.toBeNull();
-    const all = await afterTurns(b, sessionId, 2);
-    const delivered = reminderMessages(all);
-    expect(delivered).toHaveLength(1);
-    expect(String(delivered[0].data.message)).toContain("Check the build.");
-    // The reminder's message started a turn of its own, which completed.
-    expect(completedTurns(all).map((event) => event.turnId)).toContain(delivered[0].turnId);
-    // The message and the row's move to done are one transaction: the message is stored no later than the row says it fired.
-    expect(Date.parse(delivered[0].at)).toBeGreaterThanOrEqual(Date.parse(done.lastFiredAt!) - 1_000);
-    // Read from the other node: the same one log.
-    expect(await events(a, sessionId)).toEqual(all);
+    await Promise.all([a.stop(), b.stop()]);
+
+    expect(await deliveries(sessionId)).toEqual([{ message: expect.stringContaining("Check the build."), completed: true }]);
+    const all = await events(sessionId);
+    expect(all.map((event) => event.index)).toEqual(all.map((_, i) => i));
   }, 240_000);
 
   it("fires the next reminder once on the survivor after kill -9 of the lease holder", async () => {
+    const [a, b] = await Promise.all([node(), node()]);
+    // A first reminder on these nodes: whichever fires it holds the lease.
+    // Each accepted message hands back the token for the next.
+    ({ continuationToken } = await post(b, `/v1/session/${sessionId}`, { message: createReminder("3s", "Check the tests."), continuationToken }));
+    await firedAndAnswered(1, sessionId, 4);
     const held = await remindersLease();
     expect(held).toBeDefined();
     // A holder is `host:pid:random`.
-    const holder = [a, b].find((server) => held!.holder.endsWith(`:${server.child.pid}:${held!.holder.split(":").at(-1)}`));
+    const holder = [a, b].find((server) => held!.holder.split(":").at(-2) === String(server.child.pid));
     expect(holder).toBeDefined();
     const survivor = holder === a ? b : a;
     await holder!.stop("SIGKILL");
 
-    const followUp = await post(survivor, `/v1/session/${sessionId}`, {
-      message: 'reminders_create {"delay":"2s","prompt":"Check the deploy."}',
-      continuationToken,
-    });
-    expect(followUp.sessionId).toBe(sessionId);
-    const armed = await eventually(async () => (await reminders())[1]);
-    // Due while the dead node's lease still holds: the survivor must wait it out.
+    await post(survivor, `/v1/session/${sessionId}`, { message: createReminder("2s", "Check the deploy."), continuationToken });
+    const armed = await eventually(async () => (await reminders())[2]);
+    // Due while the dead node's lease still holds: the survivor has to wait it out.
     expect(Date.parse(armed.nextFireAt!)).toBeLessThan(Date.parse(held!.expiresAt));
-    const done = await eventually(async () => {
-      const second = (await reminders())[1];
-      return second?.status === "done" ? second : undefined;
-    });
-    expect(done.prompt).toBe("Check the deploy.");
-    const all = await afterTurns(survivor, sessionId, 4);
-    const delivered = reminderMessages(all);
-    expect(delivered.map((event) => String(event.data.message).includes("Check the deploy."))).toEqual([false, true]);
-    expect(completedTurns(all)).toHaveLength(4);
+    const done = await firedAndAnswered(2, sessionId, 6);
     // Fired once the dead lease had expired, by the survivor, now the holder.
-    expect(Date.parse(delivered[1].at)).toBeGreaterThanOrEqual(Date.parse(held!.expiresAt));
+    expect(Date.parse(done.lastFiredAt!)).toBeGreaterThanOrEqual(Date.parse(held!.expiresAt));
     expect((await remindersLease())?.holder).not.toBe(held!.holder);
+    await survivor.stop();
+
+    expect(await deliveries(sessionId)).toEqual(
+      ["Check the build.", "Check the tests.", "Check the deploy."].map((prompt) => ({ message: expect.stringContaining(prompt), completed: true })),
+    );
   }, 240_000);
 });
