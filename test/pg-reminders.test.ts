@@ -41,10 +41,11 @@ afterAll(async () => {
   removeTempProjects();
 }, 120_000);
 
-async function node(): Promise<RunningServer> {
+/** A node named `id` (`BDK_NODE_ID`: its lease holder id starts with it). */
+async function node(id: string): Promise<RunningServer> {
   const server = await startServer({
     dir,
-    env: { BDK_DATABASE_URL: database.url, BDK_REMINDERS_LEASE_MS: String(LEASE_MS), BDK_REMINDERS_RESYNC_MS: "1000" },
+    env: { BDK_DATABASE_URL: database.url, BDK_NODE_ID: id, BDK_REMINDERS_LEASE_MS: String(LEASE_MS), BDK_REMINDERS_RESYNC_MS: "1000" },
   });
   servers.push(server);
   return server;
@@ -112,7 +113,7 @@ describe("prompt reminders on two bdk serve nodes sharing Postgres", () => {
   let continuationToken: string;
 
   it("delivers a reminder both nodes armed into its session once", async () => {
-    const [a, b] = await Promise.all([node(), node()]);
+    const [a, b] = await Promise.all([node("a"), node("b")]);
     ({ sessionId, continuationToken } = await post(a, "/v1/session", { message: createReminder("4s", "Check the build.") }));
     const [armed] = await eventually(async () => ((await reminders()).length === 1 ? reminders() : undefined));
     expect(armed).toMatchObject({ status: "armed", prompt: "Check the build." });
@@ -127,18 +128,18 @@ describe("prompt reminders on two bdk serve nodes sharing Postgres", () => {
   }, 240_000);
 
   it("fires the next reminder once on the survivor after kill -9 of the lease holder", async () => {
-    const [a, b] = await Promise.all([node(), node()]);
+    const nodes = { c: await node("c"), d: await node("d") };
     // A first reminder on these nodes: whichever fires it holds the lease.
     // Each accepted message hands back the token for the next.
-    ({ continuationToken } = await post(b, `/v1/session/${sessionId}`, { message: createReminder("3s", "Check the tests."), continuationToken }));
+    ({ continuationToken } = await post(nodes.d, `/v1/session/${sessionId}`, { message: createReminder("3s", "Check the tests."), continuationToken }));
     await firedAndAnswered(1, sessionId, 4);
     const held = await remindersLease();
     expect(held).toBeDefined();
-    // A holder is `host:pid:random`.
-    const holder = [a, b].find((server) => held!.holder.split(":").at(-2) === String(server.child.pid));
-    expect(holder).toBeDefined();
-    const survivor = holder === a ? b : a;
-    await holder!.stop("SIGKILL");
+    // A holder is `<node id>#<random>`.
+    const holderId = held!.holder.split("#")[0] as keyof typeof nodes;
+    expect(Object.keys(nodes)).toContain(holderId);
+    const survivor = nodes[holderId === "c" ? "d" : "c"];
+    await nodes[holderId].stop("SIGKILL");
 
     await post(survivor, `/v1/session/${sessionId}`, { message: createReminder("2s", "Check the deploy."), continuationToken });
     const armed = await eventually(async () => (await reminders())[2]);

@@ -37,9 +37,15 @@ export class AgentAutomation {
   readonly reminders: ReminderBook;
   private scheduleRunner?: ScheduleRunner;
   private reminderTimers?: ReminderTimers;
+  /** Shorter than the defaults only in tests that wait out a killed node's reminders lease; read here so a bad value stops the start. */
+  private readonly reminderTiming: { leaseMs?: number; resyncMs?: number };
 
   constructor(private readonly options: AutomationOptions) {
     this.reminders = options.reminders;
+    this.reminderTiming = {
+      leaseMs: envMilliseconds(options.env, "BDK_REMINDERS_LEASE_MS", 300),
+      resyncMs: envMilliseconds(options.env, "BDK_REMINDERS_RESYNC_MS", 100),
+    };
     this.channels = new ChannelHub(options);
   }
 
@@ -49,7 +55,7 @@ export class AgentAutomation {
 
   /** Starts the cron cadence (`schedules`) and the reminder timers (`timers`); warns about reminders a restart lost. */
   async start(what: { schedules: boolean; timers: boolean }): Promise<void> {
-    const { runtime, store, clock, logger, env } = this.options;
+    const { runtime, store, clock, logger } = this.options;
     // This process as a holder of the schedule and reminder leases (on SQLite they pass on as soon as it dies).
     const holder = await store.leases.processHolder();
     for (const row of await this.reminders.armed()) {
@@ -80,9 +86,7 @@ export class AgentAutomation {
         logger,
         holder,
         fire: (id, dueAt) => this.fire(id, { by: "timer", dueAt }),
-        // Shorter than the defaults only for tests that wait out a killed node's lease.
-        leaseMs: envMilliseconds(env.BDK_REMINDERS_LEASE_MS),
-        resyncMs: envMilliseconds(env.BDK_REMINDERS_RESYNC_MS),
+        ...this.reminderTiming,
       });
       const armed = await this.reminderTimers.start();
       if (armed > 0) logger.info(`${armed} reminder(s) armed.`);

@@ -1,8 +1,12 @@
 /**
- * A duration in milliseconds from an environment variable: undefined when
- * unset, empty or not a positive number, so the caller's default applies.
+ * A duration in milliseconds from environment variable `name`: undefined
+ * when unset or empty (the caller's default applies); a value that is not a
+ * whole number of at least `min` stops the start with an error naming it.
  */
-export function envMilliseconds(value: string | undefined): number | undefined {
-  const parsed = Number(value);
-  return value && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
+export function envMilliseconds(env: Record<string, string | undefined>, name: string, min: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < min) throw new Error(`${name} must be a whole number of milliseconds, at least ${min}; got ${JSON.stringify(raw)}.`);
+  return ms;
 }

@@ -17,6 +17,7 @@ import { openStore } from "../store/index.ts";
 import { openPgStore } from "../store/pg/store.ts";
 import { pgTurnLeases } from "../sessions/turn-lease.ts";
 import { AgentAutomation } from "./automation.ts";
+import { envMilliseconds } from "./env-milliseconds.ts";
 import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
 import type { Telemetry } from "../telemetry/start-telemetry.ts";
 import { createLogger, type LogFormat, type Logger, type StoringLogger } from "./logger.ts";
@@ -115,7 +116,8 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
   const env = options.env ?? process.env;
   // Checked before anything opens: a bad value stops the start in one line.
-  const leaseMs = options.databaseUrl ? leaseMsFrom(env) : undefined;
+  // `BDK_SESSION_LEASE_MS`: how long a session's lease lasts without a heartbeat (default 15 s).
+  const leaseMs = options.databaseUrl ? envMilliseconds(env, "BDK_SESSION_LEASE_MS", 300) : undefined;
   const pgStore = options.databaseUrl
     ? await openPgStore(options.databaseUrl, {
         // The logger is made over the store: warnings (a dropped LISTEN connection) come once it exists.
@@ -195,15 +197,6 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
       await store.close();
     },
   };
-}
-
-/** `BDK_SESSION_LEASE_MS`: how long a session's lease lasts without a heartbeat (default 15 s). */
-function leaseMsFrom(env: Record<string, string | undefined>): number | undefined {
-  const raw = env.BDK_SESSION_LEASE_MS;
-  if (raw === undefined || raw === "") return undefined;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms < 300) throw new Error(`BDK_SESSION_LEASE_MS must be a whole number of milliseconds, at least 300; got ${JSON.stringify(raw)}.`);
-  return ms;
 }
 
 /**

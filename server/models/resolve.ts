@@ -3,7 +3,6 @@
  * the default, then the provider table turns the id into a callable model.
  */
 import type { ModelSetting } from "../authoring/types.ts";
-import { envMilliseconds } from "../host/env-milliseconds.ts";
 import { BdkError } from "../protocol/errors.ts";
 import { ACCEPTED_MODEL_FORMS, providerFor, providerOptionsFor } from "./providers.ts";
 import { createScriptedModel, SCRIPTED_MODEL_ID } from "./scripted.ts";
@@ -88,8 +87,8 @@ function scripted(params: ModelParam[], options: ResolveModelOptions): ResolvedM
     provider: "scripted",
     model: createScriptedModel({
       agentName: options.agentName,
-      stepDelayMs: envMilliseconds(options.env.BDK_SCRIPTED_DELAY_MS),
-      tokenDelayMs: envMilliseconds(options.env.BDK_SCRIPTED_TOKEN_DELAY_MS),
+      stepDelayMs: milliseconds(options.env.BDK_SCRIPTED_DELAY_MS),
+      tokenDelayMs: milliseconds(options.env.BDK_SCRIPTED_TOKEN_DELAY_MS),
     }),
     providerOptions: {},
     params,
@@ -103,6 +102,11 @@ function pinnedModelId(options: ResolveModelOptions): string | undefined {
 function normalize(setting: ModelSetting): { id: string; params: ModelParam[] } {
   if (typeof setting === "string") return { id: setting.trim(), params: [] };
   return { id: setting.id.trim(), params: (setting.params ?? []).map(({ id, value }) => ({ id, value })) };
+}
+
+function milliseconds(value: string | undefined): number | undefined {
+  const parsed = Number(value);
+  return value && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
 }
 
 function isMissingCredential(error: unknown): error is BdkError {
