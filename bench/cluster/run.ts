@@ -202,14 +202,14 @@ async function profile(setup: Setup, databaseUrl?: string) {
   }
 }
 
-/** Cross-node stream delivery p99 (target < 100 ms): measured by bench/cluster/delivery.ts once cross-node follow lands (branch cross-node-follow-16). */
+/** Cross-node stream delivery p99 (target < 100 ms) has a bench of its own. */
 function crossNodeDelivery() {
-  console.log("cross-node stream delivery p99 (target < 100 ms): not measured here; see bench/cluster/delivery.ts (cross-node follow, LISTEN/NOTIFY)");
+  console.log("cross-node stream delivery p99 (target < 100 ms): run bench/cluster/delivery.ts");
 }
 
-/** Takeover time after a kill (target < 10 s): to be measured here once session leases and takeover land (branch turn-leases-16). */
+/** Takeover time after a kill (target < 10 s): the place for it, now that session leases and the sweeper have landed; not written yet. */
 function takeoverAfterKill() {
-  console.log("takeover after kill -9 of the owning node (target < 10 s): not measured yet, it needs session leases and takeover");
+  console.log("takeover after kill -9 of the owning node (target < 10 s): not measured yet");
 }
 
 process.env.BDK_PG_SETTINGS ??= "-c shared_preload_libraries=pg_stat_statements";
