@@ -7,6 +7,8 @@
 #                                 BDK_PG_DIR=<dir>
 #                                 DATABASE_URL=postgres://bdk@127.0.0.1:<port>/bdk
 #                               (`eval "$(scripts/postgres.sh start)"` sets both)
+#                               (BDK_PG_SETTINGS, e.g. "-c shared_preload_libraries=pg_stat_statements",
+#                               adds server settings: bench/cluster profiles with it)
 #   scripts/postgres.sh stop <dir>
 #                               stops that cluster and removes its directory
 #
@@ -58,7 +60,7 @@ start() {
   port=$(free_port)
   # Sockets in the cluster's own directory: nothing touches /var/run/postgresql.
   if ! as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null; then
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${BDK_PG_SETTINGS:-}" start >/dev/null; then
     cat "$dir/server.log" >&2
     exit 1
   fi

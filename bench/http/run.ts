@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openStore } from "../../server/store/index.ts";
 import { KIT_DIR, readNdjson, startServer } from "../../test/support/bdk-server.ts";
-import { concurrentRound, type Event, fmt, followWithNodeHttp, median, percentile, postJson, turnOverhead } from "./workloads.ts";
+import { concurrentRound, cpuMsOf, type Event, fmt, followWithNodeHttp, median, percentile, postJson, turnOverhead } from "./workloads.ts";
 
 const DIR = path.join(KIT_DIR, "bot-examples", "pr-approver");
 const SHORT = process.argv.includes("--short");
@@ -33,13 +33,6 @@ async function coldStart() {
 async function reportTurnOverhead(url: string) {
   const { p50, p99, samples } = await turnOverhead(url, SHORT ? 60 : 200, SHORT ? 10 : 20);
   console.log(`turn overhead (POST /v1/session → turn.completed on the stream, n=${samples}): p50 ${fmt(p50)} ms (target < 15), p99 ${fmt(p99)} ms (target < 50)`);
-}
-
-/** The CPU time (user + system, ms) a process has used: `/proc/<pid>/stat` fields 14 and 15, in clock ticks (100 a second on Linux). */
-function cpuMsOf(pid: number): number {
-  // The fields after the command (which may hold spaces) start at the third, state.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1)!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**

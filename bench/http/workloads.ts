@@ -2,6 +2,7 @@
  * The HTTP workloads of `bench/http`, shared with `bench/otel` (which runs
  * them with tracing off and on). Each returns its figures; the callers print.
  */
+import { readFileSync } from "node:fs";
 import { Agent, get, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { readNdjson } from "../../test/support/bdk-server.ts";
@@ -14,6 +15,19 @@ export const percentile = (values: number[], p: number) => {
 };
 export const median = (values: number[]) => percentile(values, 50);
 export const fmt = (n: number) => n.toFixed(1);
+
+/**
+ * From `/proc/<pid>/stat`: the parent's pid, the CPU time (user + system, ms)
+ * the process used (fields 14 and 15, in clock ticks: 100 a second on
+ * Linux), and that of the children it has waited for (fields 16 and 17).
+ */
+export function procStat(pid: number): { parent: number; cpuMs: number; reapedChildrenCpuMs: number } {
+  // The fields after the command (which may hold spaces) start at the third, state.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1)!.split(" ").map(Number);
+  return { parent: fields[1], cpuMs: (fields[11] + fields[12]) * 10, reapedChildrenCpuMs: (fields[13] + fields[14]) * 10 };
+}
+
+export const cpuMsOf = (pid: number) => procStat(pid).cpuMs;
 
 /** POST /v1/session → turn.completed on its stream, `samples` times after `warmup` unmeasured turns. */
 export async function turnOverhead(url: string, samples = 200, warmup = 20): Promise<{ p50: number; p99: number; samples: number }> {

@@ -18,8 +18,20 @@ export const PG_MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import
 /** An arbitrary constant: the advisory lock the migrations are applied under. */
 const MIGRATION_LOCK = 16_0001;
 
+/**
+ * One drizzle instance per pool and per connection, kept while it lives:
+ * building one walks the whole schema's relations, which cost more CPU than
+ * the statements of a short transaction (bench/cluster).
+ */
+const instances = new WeakMap<pg.Pool | pg.PoolClient, PgDb>();
+
 export function pgDb(client: pg.Pool | pg.PoolClient): PgDb {
-  return drizzle({ client, schema });
+  let db = instances.get(client);
+  if (!db) {
+    db = drizzle({ client, schema });
+    instances.set(client, db);
+  }
+  return db;
 }
 
 export async function migratePg(pool: pg.Pool, migrationsFolder = PG_MIGRATIONS_FOLDER): Promise<void> {
