@@ -43,7 +43,7 @@ it("host code asks the peer: a session on the peer, owned by the calling agent, 
   const answer = (called.result as { structuredContent: { status: string; sessionId: string; reply: string } }).structuredContent;
   expect(answer.status).toBe("completed");
   expect(answer.reply).toContain("books");
-  const session = books().store.sessions.get(answer.sessionId);
+  const session = await books().store.sessions.get(answer.sessionId);
   expect(session).toMatchObject({ channel: "mcp", principal: { type: "service", id: "agent:front" } });
 });
 
