@@ -101,7 +101,8 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
   const heartbeats = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  const held = (lease: SessionLease): TurnLease => {
+  /** `turnId`: the turn holding it (the sweeper's lease has none). */
+  const held = (lease: SessionLease, turnId?: string): TurnLease => {
     const lost = new AbortController();
     const preempted = new AbortController();
     const lose = (why: string) => {
@@ -117,7 +118,7 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
       if (checking || preempted.signal.aborted || lost.signal.aborted || closed) return;
       checking = true;
       owners
-        .takePreemptRequests(lease.sessionId)
+        .takePreemptRequests(lease.sessionId, turnId)
         .then(
           (requested) => requested && preempted.abort(),
           (error: unknown) => logger.warn(`Could not read the preempt requests of session ${lease.sessionId}: ${messageOf(error)}`),
@@ -177,7 +178,7 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
               await owners.release(lease);
               return undefined;
             }
-            return held(lease);
+            return held(lease, turnId);
           }
           if (!woken) await pause(ttlMs / 3, signal, (resume) => (wake = resume));
         }

@@ -26,10 +26,10 @@ export interface SessionOwners {
   release(lease: SessionLease): Promise<void>;
   /**
    * Whether a message accepted since the last call asked to preempt the
-   * session's running turn (a queued turn's `preempts`); clears the requests,
-   * so each preempts once.
+   * session's running turn `turnId` (another queued turn's `preempts`);
+   * clears the requests, so each preempts once.
    */
-  takePreemptRequests(sessionId: string): Promise<boolean>;
+  takePreemptRequests(sessionId: string, turnId: string | undefined): Promise<boolean>;
 }
 
 export function createSessionOwners(pool: pg.Pool): SessionOwners {
@@ -68,8 +68,12 @@ export function createSessionOwners(pool: pg.Pool): SessionOwners {
       );
     },
 
-    async takePreemptRequests(sessionId) {
-      const { rowCount } = await pool.query("UPDATE turns SET preempts = false WHERE session_id = $1 AND status = 'queued' AND preempts", [sessionId]);
+    async takePreemptRequests(sessionId, turnId) {
+      // The turn itself is still `queued` until it starts running: its own request was for the turn before it.
+      const { rowCount } = await pool.query(
+        "UPDATE turns SET preempts = false WHERE session_id = $1 AND status = 'queued' AND preempts AND id IS DISTINCT FROM $2",
+        [sessionId, turnId ?? null],
+      );
       return (rowCount ?? 0) > 0;
     },
   };
