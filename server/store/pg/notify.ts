@@ -17,6 +17,7 @@
  * reconnect wakes them all, for what was sent while nobody listened.
  */
 import pg from "pg";
+import { nodeId } from "../../host/node-id.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import type { SharedStore } from "../shared.ts";
 
@@ -101,7 +102,8 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
     reconnectTimer = undefined;
     if (closed || listener || connecting) return;
     connecting = true;
-    const client = new pg.Client({ connectionString: url });
+    // Named after the node, so pg_stat_activity shows whose it is.
+    const client = new pg.Client({ connectionString: url, application_name: `bdk listen ${nodeId()}` });
     listener = client;
     client.on("error", (error) => dropListener(client, error));
     client.on("end", () => dropListener(client, new Error("connection ended")));
