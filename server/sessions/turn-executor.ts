@@ -114,6 +114,8 @@ export class TurnExecutor {
     const preempt = () => controller.abort(PREEMPTED);
     lease.lost.addEventListener("abort", stop, { once: true });
     lease.preempted.addEventListener("abort", preempt, { once: true });
+    // An approval of this turn decided on another node: the wait here goes on with it.
+    const unwatch = lease.watch(() => void this.options.approvals.recheck(turnId));
     try {
       return await this.runHeld(sessionId, turnId, start, agent, controller);
     } catch (error) {
@@ -123,6 +125,7 @@ export class TurnExecutor {
     } finally {
       lease.lost.removeEventListener("abort", stop);
       lease.preempted.removeEventListener("abort", preempt);
+      unwatch();
       unfence?.();
       if (lives.get(sessionId)?.next) lease.handOver();
       else await lease.release().catch((error: unknown) => logger.warn(`Could not release the lease of session ${sessionId}: ${messageOf(error)}`));

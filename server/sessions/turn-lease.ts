@@ -31,6 +31,12 @@ export interface TurnLease {
   readonly lost: AbortSignal;
   /** Aborted when a message accepted on another node asks to preempt the turn holding the lease (the same node's preempt is the turn chain's). */
   readonly preempted: AbortSignal;
+  /**
+   * Calls `changed` when another node may have stored something the holder
+   * acts on (an approval decided there): on a notification, and at each
+   * heartbeat for a lost one. Returns the function that stops it.
+   */
+  watch(changed: () => void): () => void;
   /** Run inside each transaction that appends to the session: rejects when the lease no longer holds. Absent when nothing else can write. */
   readonly fence?: () => Promise<void>;
   /** Lets the session go: another node may take it at once. */
@@ -71,6 +77,7 @@ const HELD_FOR_EVER: TurnLease = {
   follows: () => true,
   lost: new AbortController().signal,
   preempted: new AbortController().signal,
+  watch: () => () => undefined,
   release: async () => undefined,
   handOver: () => undefined,
 };
@@ -112,9 +119,11 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
       logger.warn(`Lost the lease of session ${lease.sessionId} (token ${lease.token}): ${why}; its turn here stops.`);
       lost.abort(why);
     };
-    // A message accepted on another node that preempts: woken by its notification, or found at the next heartbeat if that was lost.
+    // What another node stored for this session: woken by its notification, or found at the next heartbeat if that was lost.
+    const watchers = new Set<() => void>();
     let checking = false;
-    const checkPreempts = () => {
+    const checkChanges = () => {
+      for (const changed of watchers) changed();
       if (checking || preempted.signal.aborted || lost.signal.aborted || closed) return;
       checking = true;
       owners
@@ -125,13 +134,13 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
         )
         .finally(() => (checking = false));
     };
-    const unwatch = store.watchSession(lease.sessionId, checkPreempts);
+    const unwatch = store.watchSession(lease.sessionId, checkChanges);
     const heartbeat = setInterval(() => {
       owners.heartbeat(lease, ttlMs).then(
         (extended) => extended || lose("another node took it over, or it lapsed"),
         (error: unknown) => lose(`the heartbeat failed: ${messageOf(error)}`),
       );
-      checkPreempts();
+      checkChanges();
     }, ttlMs / 3);
     heartbeat.unref();
     heartbeats.add(heartbeat);
@@ -145,6 +154,10 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
       follows: (previous) => previous !== undefined && lease.token === previous + 1,
       lost: lost.signal,
       preempted: preempted.signal,
+      watch(changed) {
+        watchers.add(changed);
+        return () => watchers.delete(changed);
+      },
       async fence() {
         try {
           await store.checkOwner(lease);
