@@ -4,11 +4,13 @@
  * the session's turn (held open by a gate file) preempts that turn, or,
  * with `coalesce`, runs right after it, as on one node. The lease is long
  * (60 s): a follow-up that waited for A's lease to lapse, or for B's lease
- * poll (a third of it), would not make the bounds below.
+ * poll (a third of it), would not make the bounds below. And a turn parked
+ * on an approval on A, decided through B's route, goes on on A.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { KIT_DIR, readNdjson, type RunningServer } from "./support/bdk-server.ts";
 import { pgNodes } from "./support/pg-nodes.ts";
@@ -18,7 +20,7 @@ type Accepted = { sessionId: string; turnId: string; continuationToken: string }
 
 const LEASE_MS = 60_000;
 const BOT = path.join(KIT_DIR, "test", "fixtures", "slow-tool-bot");
-const { node } = pgNodes(BOT);
+const { database, node } = pgNodes(BOT);
 
 async function post(server: RunningServer, route: string, body: unknown): Promise<Accepted> {
   const response = await fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -47,7 +49,8 @@ describe("a follow-up on node B for a session whose turn runs on node A", () => 
   let b: RunningServer;
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([node({ BDK_SESSION_LEASE_MS: String(LEASE_MS) }), node({ BDK_SESSION_LEASE_MS: String(LEASE_MS) })]);
+    const lease = { BDK_SESSION_LEASE_MS: String(LEASE_MS) };
+    [a, b] = await Promise.all([node({ ...lease, BDK_NODE_ID: "node-a" }), node({ ...lease, BDK_NODE_ID: "node-b" })]);
   }, 240_000);
 
   it("preempts A's turn (it ends `preempted` while its gate is still shut) and its own turn runs next", async () => {
@@ -85,5 +88,34 @@ describe("a follow-up on node B for a session whose turn runs on node A", () => 
     ]);
     expect(events.filter((event) => event.type === "message.received").map((event) => event.turnId)).toEqual([created.turnId, next.turnId]);
     expect(events.map((event) => event.index)).toEqual(events.map((_, index) => index));
+  }, 120_000);
+
+  it("resumes on A a turn parked there whose approval is decided through B", async () => {
+    const created = await post(a, "/v1/session", { message: 'refund {"amount": 5}' });
+    const parked = (await streamUntil(a, created.sessionId, (event) => event.type === "action.approval_requested")).at(-1)!;
+    const decided = await fetch(`${b.url}/v1/session/${created.sessionId}/approvals/${String(parked.data?.approvalId)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ approved: true }),
+    });
+    expect(decided.status).toBe(200);
+    expect(await decided.json()).toMatchObject({ status: "approved" });
+    const decidedAt = Date.now();
+    const events = await streamUntil(b, created.sessionId, (event) => event.type === "session.waiting");
+    // Woken by the decision's notification, not by a heartbeat (every third of the lease).
+    expect(Date.now() - decidedAt).toBeLessThan(LEASE_MS / 3);
+    expect(events.find((event) => event.type === "action.result")?.data).toMatchObject({ isError: false, output: { refunded: 5 } });
+    expect(events.filter((event) => event.type === "action.approval_resolved")).toHaveLength(1);
+    expect(turnEnds(events)).toEqual([{ turnId: created.turnId, type: "turn.completed", code: undefined }]);
+    expect(events.map((event) => event.index)).toEqual(events.map((_, index) => index));
+    // A ran it to the end: B never took the session.
+    const client = new pg.Client({ connectionString: database().url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ holder: string; token: string }>("SELECT holder, token FROM session_owners WHERE session_id = $1", [created.sessionId]);
+      expect(rows).toEqual([{ holder: expect.stringMatching(/^node-a#/), token: "1" }]);
+    } finally {
+      await client.end();
+    }
   }, 120_000);
 });
