@@ -115,7 +115,7 @@ export class TurnExecutor {
     lease.lost.addEventListener("abort", stop, { once: true });
     lease.preempted.addEventListener("abort", preempt, { once: true });
     // An approval of this turn decided on another node: the wait here goes on with it.
-    const unwatch = () => undefined;
+    const unwatch = lease.watch(() => void this.options.approvals.recheck(turnId));
     try {
       return await this.runHeld(sessionId, turnId, start, agent, controller);
     } catch (error) {
