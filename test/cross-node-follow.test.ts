@@ -67,7 +67,7 @@ describe("following a session on another node", () => {
   let b: RunningServer;
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([node(), node()]);
+    [a, b] = await Promise.all([node(), node({ BDK_NODE_ID: "node-b" })]);
   }, 240_000);
 
   it("delivers every event of a turn running on A to a follower on B, live, in order, once", async () => {
@@ -79,8 +79,8 @@ describe("following a session on another node", () => {
 
   it("still delivers everything when B's LISTEN connection is killed mid-turn, and listens again", async () => {
     const listening = () =>
-      query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN bdk_events'");
-    // One LISTEN connection per node that has followers: B's (A never had one, it opens on the first follow).
+      query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'bdk listen node-b'");
+    // One LISTEN connection per node that follows a session or holds a lease: B's, named after the node.
     const [before] = await listening();
     expect(before).toBeDefined();
     const { created, followed } = await followGatedTurn(a, b, async () => {

@@ -1,11 +1,16 @@
 import type { ApprovalDecision, ToolGate } from "../harness/run-turn.ts";
 import type { Logger } from "../host/logger.ts";
-import { BdkError } from "../protocol/errors.ts";
+import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { EventDraft } from "../protocol/events.ts";
 import { newApprovalId } from "../protocol/ids.ts";
 import type { AsyncStore } from "../store/async-store.ts";
 import type { ApprovalRow } from "../store/types.ts";
 import { SHUTDOWN } from "./turn-runner.ts";
+
+/** A decision as stored in its row. */
+function storedDecision(row: ApprovalRow): ApprovalDecision {
+  return { approved: row.status === "approved", by: row.resolvedBy ?? "unknown", reason: row.reason ?? undefined };
+}
 
 type Append = (sessionId: string, drafts: EventDraft[]) => Promise<unknown>;
 
@@ -35,9 +40,7 @@ export class ApprovalDesk {
   gateFor(sessionId: string, turnId: string, signal: AbortSignal): ToolGate {
     return async (call, tool, ctx) => {
       const earlier = await this.store.approvals.findByToolCall(turnId, call.toolCallId);
-      if (earlier && earlier.status !== "pending") {
-        return { approved: earlier.status === "approved", by: earlier.resolvedBy ?? "unknown", reason: earlier.reason ?? undefined };
-      }
+      if (earlier && earlier.status !== "pending") return storedDecision(earlier);
       if (!earlier && !(await tool.needsApproval(call.input, ctx))) return undefined;
       // Shut down before the call reached the desk: park nothing new, the turn ends interrupted.
       if (signal.aborted && signal.reason === SHUTDOWN) throw signal.reason;
@@ -94,6 +97,25 @@ export class ApprovalDesk {
     this.waiters.delete(row.id);
     waiter?.resolve(decision);
     return waiter !== undefined;
+  }
+
+  /**
+   * Ends the waits of `turnId` whose approval was decided elsewhere (another
+   * node's route, which recorded the decision): each goes on with the stored
+   * decision. A read that fails is logged; the next call tries again.
+   */
+  async recheck(turnId: string): Promise<void> {
+    for (const [approvalId, waiter] of this.waiters) {
+      if (waiter.turnId !== turnId) continue;
+      try {
+        const row = await this.store.approvals.get(approvalId);
+        if (!row || row.status === "pending" || this.waiters.get(approvalId) !== waiter) continue;
+        this.waiters.delete(approvalId);
+        waiter.resolve(storedDecision(row));
+      } catch (error) {
+        this.logger.warn(`Could not read approval ${approvalId}: ${messageOf(error)}`, { turnId });
+      }
+    }
   }
 
   /** Whether the turn is parked on an approval in this process. */

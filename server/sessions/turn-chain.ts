@@ -92,7 +92,11 @@ export class TurnChain {
       joined.admitted.push(part);
       this.holdUntilEnd(joined, tx, () => joined.admitted.splice(joined.admitted.indexOf(part), 1));
       const all = joinAdmitted(joined.admitted);
-      await tx.turns.update(joined.turnId, { message: all.message, ...(all.workspaceFiles ? { workspaceFiles: all.workspaceFiles } : {}) });
+      await tx.turns.update(joined.turnId, {
+        message: all.message,
+        ...(all.workspaceFiles ? { workspaceFiles: all.workspaceFiles } : {}),
+        ...(admission !== "coalesce" ? { preempts: true } : {}),
+      });
       return joined;
     }
     const turnId = newTurnId();
@@ -112,6 +116,8 @@ export class TurnChain {
       message,
       workspaceFiles: workspaceFiles ?? null,
       botVersion: this.options.agent().version,
+      // The turn running may be another node's: the flag is how it learns to stop (turn-lease.ts).
+      preempts: admission !== "coalesce",
       createdAt: this.options.now().toISOString(),
     });
     return queued;

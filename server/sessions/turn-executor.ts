@@ -26,7 +26,7 @@ import { connectionTools, modelOffer } from "./model-offer.ts";
 import { modelConfigFor } from "./run-overrides.ts";
 import { resultCommitter, toolContextFor, type TurnServices } from "./turn-setup.ts";
 import type { TurnLease, TurnLeases } from "./turn-lease.ts";
-import { executeTurn, LEASE_LOST, STOPPED, type TurnEnd } from "./turn-runner.ts";
+import { executeTurn, LEASE_LOST, PREEMPTED, STOPPED, type TurnEnd } from "./turn-runner.ts";
 import type { TurnSlots } from "./turn-slots.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
 
@@ -84,7 +84,8 @@ export class TurnExecutor {
   /**
    * Runs the turn holding the session's lease: its appends are fenced by it,
    * losing it stops the turn (nothing more of it is stored; the node that
-   * took the session over records its end). Stopped while another node held
+   * took the session over records its end); a message accepted on another
+   * node that preempts stops it as a local one would. Stopped while another node held
    * the session, the turn ends here unrecorded: its row stays queued and the
    * sweeper records it `interrupted` (its message kept) once that node lets go.
    */
@@ -110,7 +111,11 @@ export class TurnExecutor {
     }
     const unfence = lease.fence ? log.fence(sessionId, lease.fence) : undefined;
     const stop = () => controller.abort(LEASE_LOST);
+    const preempt = () => controller.abort(PREEMPTED);
     lease.lost.addEventListener("abort", stop, { once: true });
+    lease.preempted.addEventListener("abort", preempt, { once: true });
+    // An approval of this turn decided on another node: the wait here goes on with it.
+    const unwatch = lease.watch(() => void this.options.approvals.recheck(turnId));
     try {
       return await this.runHeld(sessionId, turnId, start, agent, controller);
     } catch (error) {
@@ -119,6 +124,8 @@ export class TurnExecutor {
       return { ...LEASE_LOST };
     } finally {
       lease.lost.removeEventListener("abort", stop);
+      lease.preempted.removeEventListener("abort", preempt);
+      unwatch();
       unfence?.();
       if (lives.get(sessionId)?.next) lease.handOver();
       else await lease.release().catch((error: unknown) => logger.warn(`Could not release the lease of session ${sessionId}: ${messageOf(error)}`));

@@ -29,6 +29,14 @@ export interface TurnLease {
   follows(previous: number | undefined): boolean;
   /** Aborted when the lease is lost: whatever holds it stops, and nothing it appends is stored. */
   readonly lost: AbortSignal;
+  /** Aborted when a message accepted on another node asks to preempt the turn holding the lease (the same node's preempt is the turn chain's). */
+  readonly preempted: AbortSignal;
+  /**
+   * Calls `changed` when another node may have stored something the holder
+   * acts on (an approval decided there): on a notification, and at each
+   * heartbeat for a lost one. Returns the function that stops it.
+   */
+  watch(changed: () => void): () => void;
   /** Run inside each transaction that appends to the session: rejects when the lease no longer holds. Absent when nothing else can write. */
   readonly fence?: () => Promise<void>;
   /** Lets the session go: another node may take it at once. */
@@ -73,6 +81,8 @@ const HELD_FOR_EVER: TurnLease = {
   token: 0,
   follows: () => true,
   lost: new AbortController().signal,
+  preempted: new AbortController().signal,
+  watch: () => () => undefined,
   release: async () => undefined,
   handOver: () => undefined,
 };
@@ -103,8 +113,10 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
   const heartbeats = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  const held = (lease: SessionLease): TurnLease => {
+  /** `turnId`: the turn holding it (the sweeper's lease has none). */
+  const held = (lease: SessionLease, turnId?: string): TurnLease => {
     const lost = new AbortController();
+    const preempted = new AbortController();
     const lose = (why: string) => {
       // A heartbeat still in flight when the process closes its pool is not a lost lease.
       if (lost.signal.aborted || closed) return;
@@ -112,22 +124,45 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
       logger.warn(`Lost the lease of session ${lease.sessionId} (token ${lease.token}): ${why}; its turn here stops.`);
       lost.abort(why);
     };
+    // What another node stored for this session: woken by its notification, or found at the next heartbeat if that was lost.
+    const watchers = new Set<() => void>();
+    let checking = false;
+    const checkChanges = () => {
+      for (const changed of watchers) changed();
+      if (checking || preempted.signal.aborted || lost.signal.aborted || closed) return;
+      checking = true;
+      owners
+        .takePreemptRequests(lease.sessionId, turnId)
+        .then(
+          (requested) => requested && preempted.abort(),
+          (error: unknown) => logger.warn(`Could not read the preempt requests of session ${lease.sessionId}: ${messageOf(error)}`),
+        )
+        .finally(() => (checking = false));
+    };
+    const unwatch = store.watchSession(lease.sessionId, checkChanges);
     const heartbeat = setInterval(() => {
       owners.heartbeat(lease, ttlMs).then(
         (extended) => extended || lose("another node took it over, or it lapsed"),
         (error: unknown) => lose(`the heartbeat failed: ${messageOf(error)}`),
       );
+      checkChanges();
     }, ttlMs / 3);
     heartbeat.unref();
     heartbeats.add(heartbeat);
     const stop = () => {
       clearInterval(heartbeat);
       heartbeats.delete(heartbeat);
+      unwatch();
     };
     return {
       token: lease.token,
       follows: (previous) => previous !== undefined && lease.token === previous + 1,
       lost: lost.signal,
+      preempted: preempted.signal,
+      watch(changed) {
+        watchers.add(changed);
+        return () => watchers.delete(changed);
+      },
       async fence() {
         try {
           await store.checkOwner(lease);
@@ -146,18 +181,27 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
 
   return {
     async acquire(sessionId, turnId, signal) {
-      for (;;) {
-        signal.throwIfAborted();
-        const lease = await owners.acquire(sessionId, holder, ttlMs);
-        if (lease) {
-          const turn = await store.turns.get(turnId);
-          if (turn && turn.status !== "queued" && turn.status !== "running") {
-            await owners.release(lease);
-            return undefined;
+      // The holder's release wakes the wait at once (its notification); the pause is the fallback when that is lost.
+      let wake = (): void => undefined;
+      const unwatch = store.watchSession(sessionId, () => wake());
+      try {
+        for (;;) {
+          signal.throwIfAborted();
+          let woken = false;
+          wake = () => (woken = true);
+          const lease = await owners.acquire(sessionId, holder, ttlMs);
+          if (lease) {
+            const turn = await store.turns.get(turnId);
+            if (turn && turn.status !== "queued" && turn.status !== "running") {
+              await owners.release(lease);
+              return undefined;
+            }
+            return held(lease, turnId);
           }
-          return held(lease);
+          if (!woken) await pause(ttlMs / 3, signal, (resume) => (wake = resume));
         }
-        await pause(ttlMs / 3, signal);
+      } finally {
+        unwatch();
       }
     },
     async takeOver(sessionId, turns) {
@@ -179,13 +223,16 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
   };
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason once it aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms` or once woken (`onWake` is handed the function that wakes it), or rejects with the signal's reason once it aborts. */
+function pause(ms: number, signal: AbortSignal, onWake: (wake: () => void) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const done = () => {
+      clearTimeout(timer);
       signal.removeEventListener("abort", aborted);
       resolve();
-    }, ms);
+    };
+    const timer = setTimeout(done, ms);
+    onWake(done);
     const aborted = () => {
       clearTimeout(timer);
       reject(signal.reason);

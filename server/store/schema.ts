@@ -81,6 +81,8 @@ export const turns = sqliteTable(
     startedAt: text("started_at"),
     endedAt: text("ended_at"),
     usage: text("usage", { mode: "json" }),
+    /** A message of this queued turn asked to preempt the running one; the node running it clears the flag as it does (turn-lease.ts). */
+    preempts: integer("preempts", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("turns_session").on(t.sessionId, t.createdAt), index("turns_status").on(t.status)],
 );

@@ -14,12 +14,14 @@ export interface TurnCreate {
   workspaceFiles?: Record<string, string> | null;
   botVersion?: string | null;
   model?: string | null;
+  /** A message of it asked to preempt the session's running turn (default false). */
+  preempts?: boolean;
   /** Defaults to the store clock. */
   createdAt?: string;
 }
 
 export type TurnPatch = Partial<
-  Pick<TurnRow, "status" | "message" | "workspaceFiles" | "model" | "botVersion" | "startedAt" | "endedAt" | "usage">
+  Pick<TurnRow, "status" | "message" | "workspaceFiles" | "model" | "botVersion" | "startedAt" | "endedAt" | "usage" | "preempts">
 >;
 
 export interface TurnsRepository {
@@ -47,13 +49,14 @@ export function turnValues(input: TurnCreate, now: string) {
     workspaceFiles: input.workspaceFiles ?? null,
     botVersion: input.botVersion ?? null,
     model: input.model ?? null,
+    preempts: input.preempts ?? false,
     createdAt: input.createdAt ?? now,
   };
 }
 
 export function createTurnsRepository(ctx: StoreContext): TurnsRepository {
   const { db } = ctx;
-  const insert = preparedInsert<Stored>(db, turns, ["id", "sessionId", "status", "message", "workspaceFiles", "botVersion", "model", "createdAt"]);
+  const insert = preparedInsert<Stored>(db, turns, ["id", "sessionId", "status", "message", "workspaceFiles", "botVersion", "model", "preempts", "createdAt"]);
   const updateRow = preparedUpdates<Stored>(db, turns, turns.id);
   return {
     create(input) {

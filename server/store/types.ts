@@ -88,6 +88,8 @@ export interface TurnRow {
   startedAt: string | null;
   endedAt: string | null;
   usage: TokenUsage | null;
+  /** A message of this queued turn asked to preempt the running one, and the node running it has not yet done so. */
+  preempts: boolean;
 }
 
 export type ApprovalStatus = "pending" | "approved" | "denied";

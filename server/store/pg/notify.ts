@@ -9,12 +9,20 @@
  * lost, so a poll (one query for every watched session) stands in for them
  * every `pollMs`, and once at each reconnect: a lost notification delays an
  * event by at most `pollMs`, never loses it.
+ *
+ * The same connection LISTENs on `bdk_sessions` (`'<session>'`): a change
+ * in who may run the session's turns (a lease released, a queued turn that
+ * asks to preempt: session-owners.ts, the turns trigger). Its watchers
+ * (turn-lease.ts) poll on their own, so this channel has no poll here; each
+ * reconnect wakes them all, for what was sent while nobody listened.
  */
 import pg from "pg";
+import { nodeId } from "../../host/node-id.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import type { SharedStore } from "../shared.ts";
 
 export const EVENTS_CHANNEL = "bdk_events";
+export const SESSIONS_CHANNEL = "bdk_sessions";
 
 export interface PgAppendWatchOptions {
   /**
@@ -30,6 +38,8 @@ export interface PgAppendWatchOptions {
 
 export interface PgAppendWatch {
   watchAppends: SharedStore["watchAppends"];
+  /** Calls `wake()` when the session's lease or queued turns may have changed on another node; a hint: re-read the table. */
+  watchSession(sessionId: string, wake: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -48,6 +58,7 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
   const pollMs = options.pollMs ?? 1_000;
   const warn = options.warn ?? (() => undefined);
   const watchers = new Map<string, Set<(head: number) => void>>();
+  const sessionWatchers = new Map<string, Set<() => void>>();
   let listener: pg.Client | undefined;
   let connecting = false;
   let backoff = MIN_BACKOFF_MS;
@@ -91,20 +102,26 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
     reconnectTimer = undefined;
     if (closed || listener || connecting) return;
     connecting = true;
-    const client = new pg.Client({ connectionString: url });
+    // Named after the node, so pg_stat_activity shows whose it is.
+    const client = new pg.Client({ connectionString: url, application_name: `bdk listen ${nodeId()}` });
     listener = client;
     client.on("error", (error) => dropListener(client, error));
     client.on("end", () => dropListener(client, new Error("connection ended")));
     client.on("notification", (message) => {
+      if (message.channel === SESSIONS_CHANNEL) {
+        for (const watcher of sessionWatchers.get(message.payload ?? "") ?? []) watcher();
+        return;
+      }
       const parsed = message.channel === EVENTS_CHANNEL ? parseNotification(message.payload) : undefined;
       if (parsed) wake(parsed.sessionId, parsed.head);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${SESSIONS_CHANNEL}`);
       backoff = MIN_BACKOFF_MS;
-      // What was appended while no connection listened.
+      // What was appended, or changed hands, while no connection listened.
       void poll();
+      for (const set of sessionWatchers.values()) for (const watcher of set) watcher();
     } catch (error) {
       dropListener(client, error);
     } finally {
@@ -112,20 +129,18 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
     }
   }
 
+  const listen = () => {
+    if (!closed && options.listen !== false && !listener && !reconnectTimer) void connect();
+  };
+
   return {
     watchAppends(sessionId, watcher) {
-      let set = watchers.get(sessionId);
-      if (!set) {
-        set = new Set();
-        watchers.set(sessionId, set);
-      }
+      const set = watchersOf(watchers, sessionId);
       set.add(watcher);
-      if (!closed) {
-        if (options.listen !== false && !listener && !reconnectTimer) void connect();
-        if (!pollTimer) {
-          pollTimer = setInterval(() => void poll(), pollMs);
-          pollTimer.unref();
-        }
+      listen();
+      if (!closed && !pollTimer) {
+        pollTimer = setInterval(() => void poll(), pollMs);
+        pollTimer.unref();
       }
       return () => {
         set.delete(watcher);
@@ -134,6 +149,16 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
           clearInterval(pollTimer);
           pollTimer = undefined;
         }
+      };
+    },
+
+    watchSession(sessionId, watcher) {
+      const set = watchersOf(sessionWatchers, sessionId);
+      set.add(watcher);
+      listen();
+      return () => {
+        set.delete(watcher);
+        if (set.size === 0 && sessionWatchers.get(sessionId) === set) sessionWatchers.delete(sessionId);
       };
     },
 
@@ -146,4 +171,13 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
       await client?.end().catch(() => undefined);
     },
   };
+}
+
+function watchersOf<T>(watchers: Map<string, Set<T>>, sessionId: string): Set<T> {
+  let set = watchers.get(sessionId);
+  if (!set) {
+    set = new Set();
+    watchers.set(sessionId, set);
+  }
+  return set;
 }

@@ -91,6 +91,7 @@ export const turns = pgTable(
     startedAt: text("started_at"),
     endedAt: text("ended_at"),
     usage: jsonb("usage"),
+    preempts: boolean("preempts").notNull().default(false),
   },
   (t) => [index("turns_session").on(t.sessionId, t.createdAt), index("turns_status").on(t.status)],
 );

@@ -5,6 +5,7 @@
  * nodes' clocks never need to agree.
  */
 import type pg from "pg";
+import { SESSIONS_CHANNEL } from "./notify.ts";
 
 /** What a holder keeps while it owns a session: every append carries the token. */
 export interface SessionLease {
@@ -21,8 +22,14 @@ export interface SessionOwners {
   acquire(sessionId: string, holder: string, ttlMs: number, lapsedForMs?: number): Promise<SessionLease | undefined>;
   /** Extends the lease; false when it was taken over (the holder must stop writing). */
   heartbeat(lease: SessionLease, ttlMs: number): Promise<boolean>;
-  /** Lets the lease lapse now, so another node may take the session at once. */
+  /** Lets the lease lapse now, so another node may take the session at once (its waiting turns are woken: notify.ts). */
   release(lease: SessionLease): Promise<void>;
+  /**
+   * Whether a message accepted since the last call asked to preempt the
+   * session's running turn `turnId` (another queued turn's `preempts`);
+   * clears the requests, so each preempts once.
+   */
+  takePreemptRequests(sessionId: string, turnId: string | undefined): Promise<boolean>;
 }
 
 export function createSessionOwners(pool: pg.Pool): SessionOwners {
@@ -51,10 +58,23 @@ export function createSessionOwners(pool: pg.Pool): SessionOwners {
     },
 
     async release(lease) {
-      await pool.query("UPDATE session_owners SET expires_at = clock_timestamp() WHERE session_id = $1 AND token = $2", [
-        lease.sessionId,
-        lease.token,
-      ]);
+      // The notification goes out on commit, in the one statement: a turn waiting on another node takes the session at once.
+      await pool.query(
+        `WITH released AS (
+           UPDATE session_owners SET expires_at = clock_timestamp() WHERE session_id = $1 AND token = $2 RETURNING session_id
+         )
+         SELECT pg_notify('${SESSIONS_CHANNEL}', session_id) FROM released`,
+        [lease.sessionId, lease.token],
+      );
+    },
+
+    async takePreemptRequests(sessionId, turnId) {
+      // The turn itself is still `queued` until it starts running: its own request was for the turn before it.
+      const { rowCount } = await pool.query(
+        "UPDATE turns SET preempts = false WHERE session_id = $1 AND status = 'queued' AND preempts AND id IS DISTINCT FROM $2",
+        [sessionId, turnId ?? null],
+      );
+      return (rowCount ?? 0) > 0;
     },
   };
 }

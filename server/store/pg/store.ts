@@ -57,6 +57,8 @@ export interface PgStore extends AsyncStore {
   /** The pool, for the fenced event log and session owners (event-log.ts, session-owners.ts). */
   readonly pool: pg.Pool;
   readonly shared: SharedStore;
+  /** Wakes `wake` when the session's lease or its queued turns' preempt requests may have changed (notify.ts); a hint only. */
+  watchSession(sessionId: string, wake: () => void): () => void;
   /**
    * Checks that `lease` still owns its session, in the transaction the
    * caller's async context runs in (inside `transaction`'s work), the owner
@@ -174,6 +176,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   return {
     ...base,
     pool,
+    watchSession: appends.watchSession,
     shared: {
       watchAppends: appends.watchAppends,
       async owner(sessionId) {

@@ -1,0 +1,1 @@
+ALTER TABLE `turns` ADD `preempts` integer DEFAULT false NOT NULL;
