@@ -14,8 +14,6 @@ import { ReminderBook } from "../reminders/reminder-book.ts";
 import { type Clock, systemClock } from "../schedules/clock.ts";
 import { type AsyncStore, asyncStore } from "../store/async-store.ts";
 import { openStore } from "../store/index.ts";
-import { openPgStore } from "../store/pg/store.ts";
-import { pgTurnLeases } from "../sessions/turn-lease.ts";
 import { AgentAutomation } from "./automation.ts";
 import { envMilliseconds } from "./env-milliseconds.ts";
 import { telemetrySettings, type TelemetryFlags } from "../telemetry/settings.ts";
@@ -118,8 +116,9 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   // Checked before anything opens: a bad value stops the start in one line.
   // `BDK_SESSION_LEASE_MS`: how long a session's lease lasts without a heartbeat (default 15 s).
   const leaseMs = options.databaseUrl ? envMilliseconds(env, "BDK_SESSION_LEASE_MS", 300) : undefined;
+  // The Postgres driver and its store load only when a database URL is set: a server on SQLite does without them.
   const pgStore = options.databaseUrl
-    ? await openPgStore(options.databaseUrl, {
+    ? await (await import("../store/pg/store.ts")).openPgStore(options.databaseUrl, {
         // The logger is made over the store: warnings (a dropped LISTEN connection) come once it exists.
         appends: { listen: env.BDK_PG_LISTEN !== "off", warn: (message) => logger.warn(message) },
       })
@@ -127,7 +126,9 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const store: AsyncStore = pgStore ?? asyncStore(openStore(stateRoot));
   const logger = createLogger(store, options.echo, { format: options.logFormat, agent: agent.name });
   // On a shared database each session's turns run on one node at a time, under its lease.
-  const leases = pgStore ? pgTurnLeases({ store: pgStore, logger, ttlMs: leaseMs }) : undefined;
+  const leases = pgStore
+    ? (await import("../sessions/pg-turn-leases.ts")).pgTurnLeases({ store: pgStore, logger, ttlMs: leaseMs })
+    : undefined;
   const telemetry = await openTelemetry(env, options.otel ?? {}, agent, logger);
 
   const resolveModels = (config: Pick<AgentConfig, "model" | "modelFallbacks">, agentName: string): ModelCandidate[] =>
