@@ -114,7 +114,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir));
   const env = options.env ?? process.env;
   // Checked before anything opens: a bad value stops the start in one line.
-  // `BDK_SESSION_LEASE_MS`: how long a session's lease lasts without a heartbeat (default 15 s).
+  // `BDK_SESSION_LEASE_MS`: how long a session's lease lasts without a heartbeat (default DEFAULT_LEASE_MS, 5 s).
   const leaseMs = options.databaseUrl ? envMilliseconds(env, "BDK_SESSION_LEASE_MS", 300) : undefined;
   // The Postgres driver and its store load only when a database URL is set: a server on SQLite does without them.
   const pgStore = options.databaseUrl

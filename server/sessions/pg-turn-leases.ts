@@ -9,6 +9,7 @@ import type { PgStore } from "../store/pg/store.ts";
 import { LeaseLostError } from "../store/pg/event-log.ts";
 import { createSessionOwners, type SessionLease } from "../store/pg/session-owners.ts";
 import { nodeHolder } from "../store/pg/leases.ts";
+import type { TurnRow } from "../store/types.ts";
 import { DEFAULT_LEASE_MS, type TurnLease, type TurnLeases } from "./turn-lease.ts";
 
 export interface PgTurnLeasesOptions {
@@ -28,8 +29,8 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
   const heartbeats = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  /** `turnId`: the turn holding it (the sweeper's lease has none). */
-  const held = (lease: SessionLease, turnId?: string): TurnLease => {
+  /** `turnId`: the turn holding it (the sweeper's lease has none), `leftBehind` the session's other unfinished turns then. */
+  const held = (lease: SessionLease, turnId?: string, leftBehind: readonly TurnRow[] = []): TurnLease => {
     const lost = new AbortController();
     const preempted = new AbortController();
     const lose = (why: string) => {
@@ -71,6 +72,7 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
     };
     return {
       token: lease.token,
+      leftBehind,
       follows: (previous) => previous !== undefined && lease.token === previous + 1,
       lost: lost.signal,
       preempted: preempted.signal,
@@ -106,12 +108,13 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
           wake = () => (woken = true);
           const lease = await owners.acquire(sessionId, holder, ttlMs);
           if (lease) {
-            const turn = await store.turns.get(turnId);
-            if (turn && turn.status !== "queued" && turn.status !== "running") {
+            // One read for both: whether the turn still runs, and what a dead owner left unfinished.
+            const unfinished = await store.turns.listByStatus(["queued", "running"], { sessionId });
+            if (!unfinished.some((turn) => turn.id === turnId) && (await store.turns.get(turnId))) {
               await owners.release(lease);
               return undefined;
             }
-            return held(lease, turnId);
+            return held(lease, turnId, unfinished.filter((turn) => turn.id !== turnId));
           }
           if (!woken) await pause(ttlMs / 3, signal, (resume) => (wake = resume));
         }

@@ -16,7 +16,9 @@
  * The same code ends the turns of a node that died (the sweeper, on
  * Postgres): each session's unfinished turns are ended under its lease,
  * taken over once the owner's lapsed (turn-lease.ts), so a live owner's
- * turn is never touched and two nodes never end the same turn.
+ * turn is never touched and two nodes never end the same turn. A turn that
+ * takes over such a session itself ends what the dead owner started first
+ * (`endLeftBehind`), before its own message, with the same code.
  */
 import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
@@ -31,12 +33,16 @@ import type { SessionWorkspaces } from "./workspaces.ts";
 export const INTERRUPTED_RUNNING = "The server stopped while this turn was running.";
 export const INTERRUPTED_BEFORE_START = "The server stopped before this turn started; its message is kept in the conversation.";
 
-export interface RecoveryOptions {
+/** What ending a turn `interrupted` needs: the sweeper's and a turn's that takes a dead owner's session over. */
+export interface TurnEnding {
   store: AsyncStore;
   log: SessionEventLog;
   workspaces: SessionWorkspaces;
   logger: Logger;
   now: () => Date;
+}
+
+export interface RecoveryOptions extends TurnEnding {
   leases: TurnLeases;
   /** Sessions whose turns run in this process now: not this sweep's to end. */
   busy: (sessionId: string) => boolean;
@@ -52,7 +58,7 @@ export interface Recovered {
 }
 
 export async function recoverTurns(options: RecoveryOptions): Promise<Recovered> {
-  const { store, log, leases } = options;
+  const { store, leases } = options;
   const pendingApprovals = new Set((await store.approvals.listPending()).map((approval) => approval.turnId));
   const recovered: Recovered = { interrupted: 0, parked: new Map(), files: [] };
   const now = options.now();
@@ -66,39 +72,79 @@ export async function recoverTurns(options: RecoveryOptions): Promise<Recovered>
     bySession.set(turn.sessionId, [...(bySession.get(turn.sessionId) ?? []), turn]);
   }
   for (const [sessionId, unfinished] of bySession) {
-    const taken = await leases.takeOver(sessionId, unfinished);
-    if (!taken) continue;
-    const { lease, turns } = taken;
-    const unfence = lease.fence ? log.fence(sessionId, lease.fence) : undefined;
+    // One session's failure (a dropped connection) is logged and the others are still swept: the next sweep retries it.
     try {
-      for (const listed of turns) {
-        // One transaction per turn: a crash during recovery leaves each turn either untouched or fully recorded.
-        const ended = await log.transaction(sessionId, async (tx, append) => {
-          // Read again under the lease: its owner may have ended it between the list and the takeover.
-          const turn = await tx.turns.get(listed.id);
-          return turn !== undefined && (turn.status === "queued" || turn.status === "running") && interrupt(options, tx, append, turn, recovered);
-        });
-        if (ended) recovered.interrupted++;
-      }
+      await recoverSession(options, sessionId, unfinished, recovered);
     } catch (error) {
-      // Taken over again meanwhile (this node stalled past the lease): the new owner ends what is left.
-      if (!lease.lost.aborted) throw error;
-      options.logger.warn(`Recovery of session ${sessionId} stopped: ${messageOf(error)}`);
-    } finally {
-      unfence?.();
-      await lease.release();
+      options.logger.error(`Recovery of session ${sessionId} failed: ${messageOf(error)}`);
     }
   }
   return recovered;
 }
 
-async function interrupt(options: RecoveryOptions, store: AsyncRepositories, append: TransactionAppend, turn: TurnRow, recovered: Recovered): Promise<boolean> {
+async function recoverSession(options: RecoveryOptions, sessionId: string, unfinished: TurnRow[], recovered: Recovered): Promise<void> {
+  const taken = await options.leases.takeOver(sessionId, unfinished);
+  if (!taken) return;
+  const { lease, turns } = taken;
+  const unfence = lease.fence ? options.log.fence(sessionId, lease.fence) : undefined;
+  try {
+    await endTurns(options, sessionId, turns, recovered);
+  } catch (error) {
+    // Taken over again meanwhile (this node stalled past the lease): the new owner ends what is left.
+    if (!lease.lost.aborted) throw error;
+    options.logger.warn(`Recovery of session ${sessionId} stopped: ${messageOf(error)}`);
+  } finally {
+    unfence?.();
+    await lease.release();
+  }
+}
+
+/**
+ * A turn that took the lease of a session whose previous owner died ends,
+ * before it runs, the turns that owner started and left unfinished
+ * (`lease.leftBehind`): their `action.in_doubt` and `turn.failed` come
+ * before the new turn's message, as the sweeper would have recorded them.
+ * A turn never started is left to the sweeper (it may be another live
+ * node's, waiting for the lease), and so is one parked on an approval. The
+ * caller holds the lease and has fenced the session's appends with it.
+ */
+export async function endLeftBehind(options: TurnEnding, sessionId: string, turns: readonly TurnRow[]): Promise<number> {
+  if (turns.length === 0) return 0;
+  const parked = new Set((await options.store.approvals.listPending({ sessionId })).map((approval) => approval.turnId));
+  const started = turns.filter((turn) => !parked.has(turn.id));
+  const recovered: Recovered = { interrupted: 0, parked: new Map(), files: [] };
+  await endTurns(options, sessionId, started, recovered, { startedOnly: true });
+  return recovered.interrupted;
+}
+
+/** Ends `turns` `interrupted`, each in its own transaction, counting them in `recovered` as it goes. */
+async function endTurns(options: TurnEnding, sessionId: string, turns: readonly TurnRow[], recovered: Recovered, scope: { startedOnly?: boolean } = {}): Promise<void> {
+  for (const listed of turns) {
+    // One transaction per turn: a crash during recovery leaves each turn either untouched or fully recorded.
+    const done = await options.log.transaction(sessionId, async (tx, append) => {
+      // Read again under the lease: its owner may have ended it between the list and the takeover.
+      const turn = await tx.turns.get(listed.id);
+      return turn !== undefined && (turn.status === "queued" || turn.status === "running") && interrupt(options, tx, append, turn, recovered, scope);
+    });
+    if (done) recovered.interrupted++;
+  }
+}
+
+async function interrupt(
+  options: TurnEnding,
+  store: AsyncRepositories,
+  append: TransactionAppend,
+  turn: TurnRow,
+  recovered: Recovered,
+  scope: { startedOnly?: boolean },
+): Promise<boolean> {
+  // A running turn recorded its message when it started; a queued one may not have yet.
+  const neverStarted = turn.status === "queued" && !(await store.events.hasTurnEvent(turn.sessionId, turn.id, "message.received"));
+  if (neverStarted && scope.startedOnly) return false;
   const session = await store.sessions.get(turn.sessionId);
   await store.turns.update(turn.id, { status: "interrupted", endedAt: options.now().toISOString(), ...(turn.workspaceFiles ? { workspaceFiles: null } : {}) });
   if (!session) return false;
   const drafts: EventDraft[] = [];
-  // A running turn recorded its message when it started; a queued one may not have yet.
-  const neverStarted = turn.status === "queued" && !(await store.events.hasTurnEvent(session.id, turn.id, "message.received"));
   if (neverStarted) {
     const files = turn.workspaceFiles ? checkFiles(options, session, turn) : undefined;
     if (files) recovered.files.push({ session, files: turn.workspaceFiles! });
@@ -138,7 +184,7 @@ async function settleCalls(store: AsyncRepositories, sessionId: string, turnId: 
 }
 
 /** The paths of the files a message brought, checked against the workspace as it is now; a bad one is logged and leaves them out. */
-function checkFiles(options: RecoveryOptions, session: SessionRow, turn: TurnRow): string[] | undefined {
+function checkFiles(options: TurnEnding, session: SessionRow, turn: TurnRow): string[] | undefined {
   try {
     return options.workspaces.check(session, turn.workspaceFiles!);
   } catch (error) {

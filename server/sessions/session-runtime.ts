@@ -584,11 +584,15 @@ export class SessionRuntime {
    * conversation); turns parked on an approval wait for a decision. On a
    * shared database this sweep then repeats (`leases.sweepEveryMs`): the
    * turns of a node that died end on one of the others. Returns how many
-   * turns this first sweep ended.
+   * turns this first sweep ended. There, a failed first sweep (Postgres
+   * briefly unreachable) is logged, not fatal: the next one retries it.
    */
   async recover(): Promise<number> {
-    const interrupted = await this.sweep();
     const every = this.leases.sweepEveryMs;
+    const interrupted = await this.sweep().catch((error: unknown) => {
+      if (every === undefined) throw error;
+      return this.sweepFailed(error);
+    });
     if (every !== undefined && !this.sweeper) {
       this.sweeper = setInterval(() => {
         // One sweep at a time: a slow database never piles them up.
@@ -597,15 +601,17 @@ export class SessionRuntime {
             if (ended > 0) this.options.logger.warn(`Ended ${ended} turn(s) of a node whose lease lapsed.`);
             return ended;
           })
-          .catch((error: unknown) => {
-            this.options.logger.error(`The sweep of lapsed turns failed: ${messageOf(error)}`);
-            return 0;
-          })
+          .catch((error: unknown) => this.sweepFailed(error))
           .finally(() => (this.sweeping = undefined));
       }, every);
       this.sweeper.unref();
     }
     return interrupted;
+  }
+
+  private sweepFailed(error: unknown): number {
+    this.options.logger.error(`The sweep of lapsed turns failed: ${messageOf(error)}`);
+    return 0;
   }
 
   private async sweep(): Promise<number> {

@@ -23,6 +23,7 @@ import { turnLedger } from "./call-ledger.ts";
 import type { SessionEventLog, TransactionAppend } from "./event-log.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import { connectionTools, modelOffer } from "./model-offer.ts";
+import { endLeftBehind } from "./recovery.ts";
 import { modelConfigFor } from "./run-overrides.ts";
 import { resultCommitter, toolContextFor, type TurnServices } from "./turn-setup.ts";
 import type { TurnLease, TurnLeases } from "./turn-lease.ts";
@@ -117,6 +118,7 @@ export class TurnExecutor {
     // An approval of this turn decided on another node: the wait here goes on with it.
     const unwatch = lease.watch(() => void this.options.approvals.recheck(turnId));
     try {
+      await this.endLeftBehind(sessionId, lease);
       return await this.runHeld(sessionId, turnId, start, agent, controller);
     } catch (error) {
       if (!lease.lost.aborted) throw error;
@@ -130,6 +132,16 @@ export class TurnExecutor {
       if (lives.get(sessionId)?.next) lease.handOver();
       else await lease.release().catch((error: unknown) => logger.warn(`Could not release the lease of session ${sessionId}: ${messageOf(error)}`));
     }
+  }
+
+  /** What a dead owner started and left unfinished ends first, so this turn's history and log come after it. */
+  private async endLeftBehind(sessionId: string, lease: TurnLease): Promise<void> {
+    const { store, log, lives, workspaces, logger, services } = this.options;
+    const ended = await endLeftBehind({ store, log, workspaces, logger, now: services.now }, sessionId, lease.leftBehind);
+    if (ended === 0) return;
+    logger.warn(`Ended ${ended} turn(s) of session ${sessionId} that a node whose lease lapsed left running.`);
+    const live = lives.get(sessionId);
+    if (live) live.history = undefined;
   }
 
   private async runHeld(sessionId: string, turnId: string, start: TurnStart, agent: ResolvedAgent, controller: AbortController): Promise<TurnEnd> {

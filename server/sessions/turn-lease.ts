@@ -22,6 +22,13 @@ export interface TurnLease {
    * the session (its history, its row) still hold.
    */
   follows(previous: number | undefined): boolean;
+  /**
+   * The session's other unfinished turns when a turn took this lease: a
+   * started one is a previous owner's that died (a live one would still hold
+   * the lease), ended by the turn before it runs (recovery.ts,
+   * `endLeftBehind`). Empty on SQLite and for the sweeper.
+   */
+  readonly leftBehind: readonly TurnRow[];
   /** Aborted when the lease is lost: whatever holds it stops, and nothing it appends is stored. */
   readonly lost: AbortSignal;
   /** Aborted when a message accepted on another node asks to preempt the turn holding the lease (the same node's preempt is the turn chain's). */
@@ -75,6 +82,7 @@ export const DEFAULT_LEASE_MS = 5_000;
 const HELD_FOR_EVER: TurnLease = {
   token: 0,
   follows: () => true,
+  leftBehind: [],
   lost: new AbortController().signal,
   preempted: new AbortController().signal,
   watch: () => () => undefined,
