@@ -125,6 +125,8 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
       connectionString: url,
       application_name: `bdk listen ${nodeId()}`,
       keepAlive: true,
+      // Probes from 10 s idle on, not after the OS default of two hours.
+      keepAliveInitialDelayMillis: 10_000,
       connectionTimeoutMillis: connectTimeoutMs,
     });
     listener = client;
