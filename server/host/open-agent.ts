@@ -189,13 +189,21 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     effectiveModel: () =>
       effectiveModel(runtime.agent.config, { env, dev: options.dev, override: options.model, agentName: runtime.agent.name }),
     async close() {
-      await automation.close();
-      await runtime.close();
-      // After the turns: a turn that was still calling an MCP tool has been stopped.
-      await mcp.close();
-      await telemetry?.shutdown();
-      await logger.flush();
-      await store.close();
+      // Each step runs even when one before it failed (a database gone at shutdown): the turns, MCP servers
+      // and the store are closed all the same, and the first failure is thrown once all have run.
+      const failures: unknown[] = [];
+      for (const step of [
+        () => automation.close(),
+        () => runtime.close(),
+        // After the turns: a turn that was still calling an MCP tool has been stopped.
+        () => mcp.close(),
+        async () => telemetry?.shutdown(),
+        () => logger.flush(),
+        () => store.close(),
+      ]) {
+        await step().catch((error: unknown) => failures.push(error));
+      }
+      if (failures.length > 0) throw failures[0];
     },
   };
 }

@@ -14,6 +14,7 @@ import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { Clock } from "../schedules/clock.ts";
 import { InFlight, STOP_GRACE_MS } from "../schedules/in-flight.ts";
+import { releaseOnStop } from "../schedules/release-on-stop.ts";
 import type { AsyncStore } from "../store/async-store.ts";
 import type { ReminderRow } from "../store/types.ts";
 import type { ReminderBook } from "./reminder-book.ts";
@@ -81,7 +82,7 @@ export class ReminderTimers {
     this.timerAt = Number.POSITIVE_INFINITY;
     this.queue.length = 0;
     await this.inFlight.idle(STOP_GRACE_MS);
-    await this.options.store.leases.release(REMINDERS_LEASE, this.options.holder);
+    await releaseOnStop(this.options.store, REMINDERS_LEASE, this.options.holder, this.options.logger);
   }
 
   /** Resolves once no tick, resync or firing is in flight (and none it started). */

@@ -17,6 +17,7 @@ import { messageOf } from "../protocol/errors.ts";
 import type { AsyncStore } from "../store/async-store.ts";
 import type { Clock } from "./clock.ts";
 import { InFlight, STOP_GRACE_MS } from "./in-flight.ts";
+import { releaseOnStop } from "./release-on-stop.ts";
 
 export const SCHEDULES_LEASE = "schedules";
 
@@ -78,7 +79,7 @@ export class ScheduleRunner {
     this.cancelTimer?.();
     this.cancelTimer = undefined;
     await this.inFlight.idle(STOP_GRACE_MS);
-    await this.options.store.leases.release(SCHEDULES_LEASE, this.options.holder);
+    await releaseOnStop(this.options.store, SCHEDULES_LEASE, this.options.holder, this.options.logger);
   }
 
   /** Resolves once no tick or firing is in flight. */

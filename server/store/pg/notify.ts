@@ -15,6 +15,13 @@
  * asks to preempt: session-owners.ts, the turns trigger). Its watchers
  * (turn-lease.ts) poll on their own, so this channel has no poll here; each
  * reconnect wakes them all, for what was sent while nobody listened.
+ *
+ * A connection a NAT or load balancer dropped while idle, or one left
+ * half-open by a failover, ends with no `error` and no `end`: TCP keepalive
+ * and a `SELECT 1` every `healthMs` (failing, or unanswered within
+ * `connectTimeoutMs`) find it, and it is dropped and reopened like any other.
+ * With nobody watching, a dropped connection is not reopened until the next
+ * watch.
  */
 import pg from "pg";
 import { nodeId } from "../../host/node-id.ts";
@@ -34,6 +41,10 @@ export interface PgAppendWatchOptions {
   pollMs?: number;
   /** Why the LISTEN connection or a poll failed (it retries on its own). */
   warn?: (message: string) => void;
+  /** How long opening the LISTEN connection, or its health check, may take before it counts as dropped (default 10 s). */
+  connectTimeoutMs?: number;
+  /** How often the LISTEN connection is checked with `SELECT 1` (default 30 s). */
+  healthMs?: number;
 }
 
 export interface PgAppendWatch {
@@ -57,6 +68,8 @@ export function parseNotification(payload: string | undefined): { sessionId: str
 export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatchOptions = {}): PgAppendWatch {
   const pollMs = options.pollMs ?? 1_000;
   const warn = options.warn ?? (() => undefined);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const healthMs = options.healthMs ?? 30_000;
   const watchers = new Map<string, Set<(head: number) => void>>();
   const sessionWatchers = new Map<string, Set<() => void>>();
   let listener: pg.Client | undefined;
@@ -64,6 +77,7 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
   let backoff = MIN_BACKOFF_MS;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let pollTimer: NodeJS.Timeout | undefined;
+  let healthTimer: NodeJS.Timeout | undefined;
   let polling = false;
   let closed = false;
 
@@ -86,12 +100,16 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
     }
   };
 
+  const watched = () => watchers.size > 0 || sessionWatchers.size > 0;
+
   const dropListener = (client: pg.Client, error?: unknown) => {
     if (listener !== client) return;
     listener = undefined;
+    clearInterval(healthTimer);
+    healthTimer = undefined;
     client.removeAllListeners("notification");
     void client.end().catch(() => undefined);
-    if (closed) return;
+    if (closed || !watched()) return;
     if (error) warn(`The LISTEN connection for live events from other nodes dropped (${messageOf(error)}); reconnecting in ${backoff} ms, polling meanwhile.`);
     reconnectTimer = setTimeout(connect, backoff);
     reconnectTimer.unref();
@@ -100,10 +118,17 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
 
   async function connect(): Promise<void> {
     reconnectTimer = undefined;
-    if (closed || listener || connecting) return;
+    if (closed || listener || connecting || !watched()) return;
     connecting = true;
     // Named after the node, so pg_stat_activity shows whose it is.
-    const client = new pg.Client({ connectionString: url, application_name: `bdk listen ${nodeId()}` });
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: `bdk listen ${nodeId()}`,
+      keepAlive: true,
+      // Probes from 10 s idle on, not after the OS default of two hours.
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: connectTimeoutMs,
+    });
     listener = client;
     client.on("error", (error) => dropListener(client, error));
     client.on("end", () => dropListener(client, new Error("connection ended")));
@@ -119,6 +144,7 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${SESSIONS_CHANNEL}`);
       backoff = MIN_BACKOFF_MS;
+      checkHealth(client);
       // What was appended, or changed hands, while no connection listened.
       void poll();
       for (const set of sessionWatchers.values()) for (const watcher of set) watcher();
@@ -128,6 +154,33 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
       connecting = false;
     }
   }
+
+  /** Drops `client` when a `SELECT 1` fails or goes unanswered: a silently dead connection delivers no notifications and raises no error. */
+  const checkHealth = (client: pg.Client) => {
+    let checking = false;
+    healthTimer = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      let timeout: NodeJS.Timeout | undefined;
+      const unanswered = new Promise<never>((_, reject) => {
+        timeout = setTimeout(() => reject(new Error(`no answer to a health check within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+      });
+      Promise.race([client.query("SELECT 1"), unanswered])
+        .catch((error: unknown) => dropListener(client, error))
+        .finally(() => {
+          clearTimeout(timeout);
+          checking = false;
+        });
+    }, healthMs);
+    healthTimer.unref();
+  };
+
+  /** With nobody left watching, a pending reconnect is called off (the next watch listens again). */
+  const unwatched = () => {
+    if (watched() || !reconnectTimer) return;
+    clearTimeout(reconnectTimer);
+    reconnectTimer = undefined;
+  };
 
   const listen = () => {
     if (!closed && options.listen !== false && !listener && !reconnectTimer) void connect();
@@ -149,6 +202,7 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
           clearInterval(pollTimer);
           pollTimer = undefined;
         }
+        unwatched();
       };
     },
 
@@ -159,6 +213,7 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
       return () => {
         set.delete(watcher);
         if (set.size === 0 && sessionWatchers.get(sessionId) === set) sessionWatchers.delete(sessionId);
+        unwatched();
       };
     },
 
@@ -166,6 +221,7 @@ export function watchPgAppends(pool: pg.Pool, url: string, options: PgAppendWatc
       closed = true;
       if (pollTimer) clearInterval(pollTimer);
       if (reconnectTimer) clearTimeout(reconnectTimer);
+      clearInterval(healthTimer);
       const client = listener;
       listener = undefined;
       await client?.end().catch(() => undefined);

@@ -172,7 +172,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   let closing: Promise<void> | undefined;
   /** The transaction the caller's async context runs in, if any: a nested `transaction` is a savepoint of it. */
   const ambient = new AsyncLocalStorage<OpenTransaction>();
-  const appends = watchPgAppends(pool, url, options.appends);
+  const appends = watchPgAppends(pool, url, { connectTimeoutMs: options.connectTimeoutMs, ...options.appends });
   return {
     ...base,
     pool,
