@@ -15,12 +15,12 @@ describe("tsconfigExtendsChain", () => {
   it("follows relative extends, with and without .json, an array of them, and their own extends", () => {
     expect(
       chainOf({
-        "app/tsconfig.json": '{\n  // two bases\n  "extends": ["./base", "../shared/strict.json",],\n}',
+        "app/tsconfig.json": '{\n  // two bases\n  "extends": ["./base", "../common/strict.json",],\n}',
         "app/base.json": '{ "extends": "./root" }',
         "app/root.json": "{}",
-        "shared/strict.json": '{ "compilerOptions": { "strict": true } }',
+        "common/strict.json": '{ "compilerOptions": { "strict": true } }',
       }),
-    ).toEqual(["app/base", "app/base.json", "app/root", "app/root.json", "shared/strict.json"]);
+    ).toEqual(["app/base", "app/base.json", "app/root", "app/root.json", "common/strict.json"]);
   });
 
   it("finds a package in the nearest node_modules up, listing the nearer places it was looked for", () => {

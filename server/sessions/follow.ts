@@ -9,7 +9,7 @@ export interface ReplayBatch<T> {
   lastIndex: number;
 }
 
-/** Wake-ups for events appended by other processes (store/shared.ts): `wake(head)` says the session's log may now reach `head`. */
+/** Wake-ups for events appended by other processes (store/multi-node.ts): `wake(head)` says the session's log may now reach `head`. */
 export type WatchAppends = (wake: (head: number) => void) => () => void;
 
 export interface FollowSessionOptions<T> {

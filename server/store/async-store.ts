@@ -6,7 +6,7 @@
  * once, so behaviour and speed stay); `openPgStore` (pg/store.ts) is the
  * Postgres implementation. Runtime callers move to this type next.
  */
-import type { SharedStore } from "./shared.ts";
+import type { SharedStore } from "./multi-node.ts";
 import type { Store } from "./store.ts";
 import type { Transactions } from "./transactions.ts";
 

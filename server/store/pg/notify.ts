@@ -26,7 +26,7 @@
 import pg from "pg";
 import { nodeId } from "../../host/node-id.ts";
 import { messageOf } from "../../protocol/errors.ts";
-import type { SharedStore } from "../shared.ts";
+import type { SharedStore } from "../multi-node.ts";
 
 export const EVENTS_CHANNEL = "bdk_events";
 export const SESSIONS_CHANNEL = "bdk_sessions";

@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import type { AsyncRepositories, AsyncStore, AsyncTransaction } from "../async-store.ts";
-import type { SharedStore } from "../shared.ts";
+import type { SharedStore } from "../multi-node.ts";
 import { ModelCallChains } from "../model-calls.ts";
 import { TransactionLevels } from "../transaction-levels.ts";
 import type { LogLevel } from "../types.ts";
