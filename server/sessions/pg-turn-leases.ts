@@ -56,11 +56,19 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
         .finally(() => (checking = false));
     };
     const unwatch = store.watchSession(lease.sessionId, checkChanges);
+    // One heartbeat at a time: on a saturated pool, ticks queued behind a slow one would only add load.
+    let beating = false;
     const heartbeat = setInterval(() => {
-      owners.heartbeat(lease, ttlMs).then(
-        (extended) => extended || lose("another node took it over, or it lapsed"),
-        (error: unknown) => lose(`the heartbeat failed: ${messageOf(error)}`),
-      );
+      if (!beating) {
+        beating = true;
+        owners
+          .heartbeat(lease, ttlMs)
+          .then(
+            (extended) => extended || lose("another node took it over, or it lapsed"),
+            (error: unknown) => lose(`the heartbeat failed: ${messageOf(error)}`),
+          )
+          .finally(() => (beating = false));
+      }
       checkChanges();
     }, ttlMs / 3);
     heartbeat.unref();
