@@ -81,7 +81,7 @@ async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver>
       return { sessionId: handle.sessionId, turnId: handle.turnId };
     },
     follow(id, onEvent) {
-      return opened.runtime.followUntil(id, principal, 0, onEvent);
+      return opened.runtime.reader.followUntil(id, principal, 0, onEvent);
     },
     async resolveApproval(id, approvalId, decision) {
       return opened.runtime.resolveApproval(id, approvalId, decision, principal);

@@ -32,7 +32,7 @@ async function turn(message: string): Promise<AnyBdkEvent[]> {
   const handle = await opened.runtime.startSession({ message, principal });
   await handle.done;
   await opened.runtime.idle(handle.sessionId);
-  return opened.runtime.events(handle.sessionId, principal);
+  return opened.runtime.reader.events(handle.sessionId, principal);
 }
 
 function resultOf(events: AnyBdkEvent[]) {
@@ -88,7 +88,7 @@ describe("MCP connections of a running agent", () => {
   it("stops a tool's ctx.host.mcp call with its turn instead of waiting for the server", async () => {
     const handle = await opened.runtime.startSession({ message: 'slow_echo {"ms":60000}', principal });
     for (;;) {
-      const events = await opened.runtime.events(handle.sessionId, principal);
+      const events = await opened.runtime.reader.events(handle.sessionId, principal);
       if (events.some((event) => event.type === "actions.requested")) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -191,7 +191,7 @@ describe("without --dev", () => {
     const handle = await opened.runtime.startSession({ message, principal });
     await handle.done;
     await opened.runtime.idle(handle.sessionId);
-    return opened.runtime.events(handle.sessionId, principal);
+    return opened.runtime.reader.events(handle.sessionId, principal);
   }
 
   it("gives the call an error result naming bdk mcp oauth", async () => {

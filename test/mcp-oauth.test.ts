@@ -47,7 +47,7 @@ async function turn(message: string): Promise<AnyBdkEvent[]> {
   const handle = await opened.runtime.startSession({ message, principal });
   await handle.done;
   await opened.runtime.idle(handle.sessionId);
-  return opened.runtime.events(handle.sessionId, principal);
+  return opened.runtime.reader.events(handle.sessionId, principal);
 }
 
 /** `bdk mcp oauth linear --no-open`, with the test as the browser: it follows the printed URL back to the CLI's callback. */

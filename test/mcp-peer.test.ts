@@ -54,7 +54,7 @@ it("the model calls the peer's server tools through <connection>__call_tool", as
     principal,
   });
   await started.done;
-  const events = await front().runtime.events(started.sessionId, principal) as AnyBdkEvent[];
+  const events = await front().runtime.reader.events(started.sessionId, principal) as AnyBdkEvent[];
   const result = events.find((event) => event.type === "action.result");
   expect(result?.data).toMatchObject({ name: "books__call_tool", isError: false });
   expect(JSON.stringify(result?.data)).toContain('\\"rate\\":23');

@@ -50,7 +50,7 @@ describe("a tool named like a built-in", () => {
       const me = { type: "user" as const, id: "local" };
       const handle = await opened.runtime.startSession({ message: 'read {"path":"notes.txt"}', principal: me });
       await handle.done;
-      const result = (await opened.runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result");
+      const result = (await opened.runtime.reader.events(handle.sessionId, me)).find((event) => event.type === "action.result");
       expect(result?.data).toMatchObject({ name: "read", isError: false, output: { from: "the project" } });
     } finally {
       await opened.close();

@@ -39,15 +39,15 @@ db.close();
 let whole = 0;
 const started = performance.now();
 for (const turnId of turnIds) {
-  for (const call of (await opened.runtime.turnTrace(first.sessionId, turnId, principal)).modelCalls) whole += JSON.stringify(call).length;
+  for (const call of (await opened.runtime.reader.turnTrace(first.sessionId, turnId, principal)).modelCalls) whole += JSON.stringify(call).length;
 }
 const readAll = performance.now() - started;
 const lastStarted = performance.now();
-await opened.runtime.turnTrace(first.sessionId, turnIds.at(-1)!, principal);
+await opened.runtime.reader.turnTrace(first.sessionId, turnIds.at(-1)!, principal);
 const readLast = performance.now() - lastStarted;
 
 // A fork at the last message inherits every earlier turn's records, copied in the database.
-const events = await opened.runtime.events(first.sessionId, principal);
+const events = await opened.runtime.reader.events(first.sessionId, principal);
 const lastMessage = events.findLast((event) => event.type === "message.received")!.index;
 const forkStarted = performance.now();
 const fork = await opened.runtime.fork(first.sessionId, { principal, owner: principal, at: { beforeIndex: lastMessage } });

@@ -55,7 +55,7 @@ export class ChannelHub {
       packDelivery: (channelId, definition) => this.packDelivery(channelId, definition),
       logger,
     });
-    this.unobserve = runtime.observe(this.delivery.deliver);
+    this.unobserve = runtime.reader.observe(this.delivery.deliver);
   }
 
   get channels(): ReadonlyMap<string, ChannelDefinition> {

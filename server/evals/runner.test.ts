@@ -273,7 +273,7 @@ describe("runEvals", () => {
     await agent.runtime.idle(parked);
     const principal = { type: "user" as const, id: "local" };
     expect(await agent.runtime.listApprovals(undefined)).toEqual([]);
-    expect((await agent.runtime.events(parked, principal)).map((event) => event.type)).toContain("turn.failed");
+    expect((await agent.runtime.reader.events(parked, principal)).map((event) => event.type)).toContain("turn.failed");
 
     const session = await agent.runtime.getSession(cases["approvals/approve"].sessionId!, principal);
     expect(session).toMatchObject({ channel: "eval", purpose: "eval", dryRun: true, title: "eval approvals/approve" });

@@ -39,7 +39,7 @@ export function localTarget(opened: Pick<OpenedAgent, "runtime">, principal: Pri
       return { sessionId: handle.sessionId, turnId: handle.turnId };
     },
     follow(sessionId, fromIndex, onEvent) {
-      return runtime.followUntil(sessionId, principal, fromIndex, onEvent);
+      return runtime.reader.followUntil(sessionId, principal, fromIndex, onEvent);
     },
     async resolveApproval(sessionId, approvalId, decision) {
       await runtime.resolveApproval(sessionId, approvalId, decision, principal);

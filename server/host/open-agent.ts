@@ -171,7 +171,7 @@ export async function openAgent(projectDir: string, options: OpenAgentOptions = 
     onSubagentEvent: telemetry?.subagentEvent,
     leases,
   });
-  if (telemetry) runtime.observe(telemetry.recorded);
+  if (telemetry) runtime.reader.observe(telemetry.recorded);
   const automation = new AgentAutomation({ runtime, store, logger, env, dev: options.dev ?? false, clock, reminders });
   const recovered = await runtime.recover();
   if (recovered > 0) logger.warn(`Recovered ${recovered} interrupted turn(s) after a restart.`);

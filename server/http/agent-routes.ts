@@ -161,14 +161,14 @@ export const sessionRoutes = {
     const url = new URL(request.url);
     const from = indexParam(url, "startIndex");
     if (url.searchParams.get("follow") === "false") {
-      return new Response(await opened.runtime.eventsNdjson(params.id, principal, from), { headers: NDJSON_HEADERS });
+      return new Response(await opened.runtime.reader.eventsNdjson(params.id, principal, from), { headers: NDJSON_HEADERS });
     }
     // Checked before the stream exists: once the body has started, a 403/404 could only end it, not answer it.
     await opened.runtime.getSession(params.id, principal);
     const body = eventStream({
-      subscribe: (deliver, end) => opened.runtime.followNdjson(params.id, principal, from, deliver, end),
+      subscribe: (deliver, end) => opened.runtime.reader.followNdjson(params.id, principal, from, deliver, end),
       keepalive: async () => {
-        const status = await opened.runtime.turnStatusLine(params.id);
+        const status = await opened.runtime.reader.turnStatusLine(params.id);
         return status && `${JSON.stringify(status)}\n`;
       },
     });
@@ -177,12 +177,12 @@ export const sessionRoutes = {
 
   async events(req) {
     const from = indexParam(new URL(req.request.url), "startIndex");
-    const text = await req.opened.runtime.eventsNdjson(req.params.id, await sessionPrincipal(req), from);
+    const text = await req.opened.runtime.reader.eventsNdjson(req.params.id, await sessionPrincipal(req), from);
     return new Response(text, { headers: NDJSON_HEADERS });
   },
 
   async turnTrace(req) {
-    const trace = await req.opened.runtime.turnTrace(req.params.id, req.params.turnId, await sessionPrincipal(req));
+    const trace = await req.opened.runtime.reader.turnTrace(req.params.id, req.params.turnId, await sessionPrincipal(req));
     return json({ ok: true, ...trace });
   },
 

@@ -123,7 +123,7 @@ describe("custom channel routes", () => {
     };
     expect(again.id).toBe(started.id);
     const received = (await opened.runtime
-      .events(started.id, session.principal))
+      .reader.events(started.id, session.principal))
       .filter((event: AnyBdkEvent) => event.type === "message.received");
     expect(received).toHaveLength(2);
 

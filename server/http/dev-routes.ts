@@ -111,7 +111,7 @@ export const devRoutes = {
     refuseCrossSite(request, "Eval cases can only be saved from this server's own playground.");
     const body = await readJsonBody(request, saveEvalCaseBody);
     const session = await opened.runtime.getSession(body.sessionId, await sessionPrincipal({ ...req, params: { id: body.sessionId } }));
-    const events = await opened.runtime.events(session.id, session.principal);
+    const events = await opened.runtime.reader.events(session.id, session.principal);
     let text: string;
     try {
       text = evalCaseSource({ sessionId: session.id, title: session.title, events, savedAt: new Date() });

@@ -64,8 +64,8 @@ export const forkRoutes = {
     const after = await opened.runtime.getSession(params.otherId, await sessionPrincipal({ ...req, params: { id: params.otherId } }));
     const from = sharedStart(before, after);
     const diff = diffRuns(
-      summarizeRun(before.id, await opened.runtime.events(before.id, before.principal, from), from),
-      summarizeRun(after.id, await opened.runtime.events(after.id, after.principal, from), from),
+      summarizeRun(before.id, await opened.runtime.reader.events(before.id, before.principal, from), from),
+      summarizeRun(after.id, await opened.runtime.reader.events(after.id, after.principal, from), from),
     );
     return json({ ok: true, sessions: { before: sessionJson(before), after: sessionJson(after) }, ...diff });
   },

@@ -110,7 +110,7 @@ describe("the full MCP server", () => {
     expect(second).toMatchObject({ status: "completed", sessionId: first.sessionId });
     expect(second.reply).toContain("Hello, Ada!");
     const messages = (await opened.runtime
-      .events(first.sessionId, alice))
+      .reader.events(first.sessionId, alice))
       .filter((event) => event.type === "message.received")
       .map((event) => event.data.message);
     expect(messages).toEqual(["hello", 'greet {"name": "Ada"}']);
@@ -162,7 +162,7 @@ describe("the full MCP server", () => {
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain("No session ses_nope");
     // Bob's attempt left Alice's conversation untouched.
-    const received = (await opened.runtime.events(asked.sessionId, alice)).filter((event) => event.type === "message.received");
+    const received = (await opened.runtime.reader.events(asked.sessionId, alice)).filter((event) => event.type === "message.received");
     expect(received).toHaveLength(1);
   });
 

@@ -50,7 +50,7 @@ afterAll(() => removeTempProjects());
 
 async function received(opened: OpenedAgent, sessionId: string): Promise<string[]> {
   const session = (await opened.store.sessions.get(sessionId))!;
-  return (await opened.runtime.events(sessionId, session.principal))
+  return (await opened.runtime.reader.events(sessionId, session.principal))
     .filter((event: AnyBdkEvent) => event.type === "message.received")
     .map((event) => (event.data as { message: string }).message);
 }

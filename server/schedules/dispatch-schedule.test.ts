@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const types = async (sessionId: string) =>
-  (await opened.runtime.events(sessionId, (await opened.store.sessions.get(sessionId))!.principal)).map((event: AnyBdkEvent) => event.type);
+  (await opened.runtime.reader.events(sessionId, (await opened.store.sessions.get(sessionId))!.principal)).map((event: AnyBdkEvent) => event.type);
 
 describe("dispatchSchedule", () => {
   it("a handler schedule calls tools and hands work into a channel as its own principal", async () => {
@@ -31,7 +31,7 @@ describe("dispatchSchedule", () => {
     await opened.automation.channels.delivery.settled();
     // The channel's message.completed delivery event ran for the session `receive` started (default state: source "").
     const answer = (await opened.runtime
-      .events(session.id, session.principal))
+      .reader.events(session.id, session.principal))
       .filter((event) => event.type === "message.completed" && event.data.finishReason !== "tool-calls")
       .at(-1);
     expect((await opened.store.kv.get(opened.agent.name, "delivered:"))).toBe((answer?.data as { text: string }).text);
@@ -43,7 +43,7 @@ describe("dispatchSchedule", () => {
     expect(session).toMatchObject({ mode: "task", channel: "schedule", principal: { type: "app", id: "schedule/daily-summary" } });
     await opened.runtime.idle(session.id);
     expect((await types(session.id)).at(-1)).toBe("session.completed");
-    const received = (await opened.runtime.events(session.id, session.principal)).find((event) => event.type === "message.received");
+    const received = (await opened.runtime.reader.events(session.id, session.principal)).find((event) => event.type === "message.received");
     expect((received?.data as { message: string }).message).toBe("Pull open incidents and post a summary to the metrics endpoint.");
   });
 

@@ -42,7 +42,7 @@ describe("the side-effect ledger", () => {
     const { runtime, store } = start(tmp());
     const handle = await runtime.startSession({ message: 'pay_invoice {"invoice": "inv_1"}', principal: me });
     expect((await handle.done).status).toBe("completed");
-    const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result")!;
+    const result = (await runtime.reader.events(handle.sessionId, me)).find((event) => event.type === "action.result")!;
     const { toolCallId, name, ...outcome } = result.data as { toolCallId: string; name: string };
     expect(store.toolCalls.ofTurn(handle.sessionId, handle.turnId)).toEqual([
       expect.objectContaining({ toolCallId, name, effect: "write", input: { invoice: "inv_1" }, status: "finished", outcome }),
@@ -103,7 +103,7 @@ describe("the side-effect ledger", () => {
     const { runtime, store } = start(stateRoot);
     runs = 0;
     expect(await runtime.recover()).toBe(1);
-    const events = await runtime.events(session.id, me);
+    const events = await runtime.reader.events(session.id, me);
     expect(events.map((event) => event.type).slice(-5)).toEqual(["actions.requested", "action.result", "action.in_doubt", "turn.failed", "session.waiting"]);
     expect(events.find((event) => event.type === "action.result")?.data).toEqual({ toolCallId: "call_a", name: "lookup_invoice", output: { due: 10 }, isError: false, durationMs: 1 });
     expect(events.find((event) => event.type === "action.in_doubt")?.data).toMatchObject({ toolCallId: "call_b", name: "pay_invoice", effect: "write", input: { invoice: "inv_1" } });

@@ -43,7 +43,7 @@ it("runs the fork on the source's history before the cut, with its own instructi
   const source = await test.runtime.startSession({ message: "hello there", principal: me });
   await source.done;
   await (await test.runtime.followUp(source.sessionId, { message: 'run price {"sku":"A1"}', principal: me })).done;
-  const cutAt = (await test.runtime.events(source.sessionId, me)).filter((event) => event.type === "message.received")[1].index;
+  const cutAt = (await test.runtime.reader.events(source.sessionId, me)).filter((event) => event.type === "message.received")[1].index;
   expect(toolCalls()).toBe(1);
   prompts.length = 0;
   resolved.length = 0;
@@ -65,19 +65,19 @@ it("runs the fork on the source's history before the cut, with its own instructi
   expect(toolCalls()).toBe(1);
   expect(end.status === "completed" && end.text).toContain("7");
 
-  const forkEvents = await test.runtime.events(fork.sessionId, me);
+  const forkEvents = await test.runtime.reader.events(fork.sessionId, me);
   expect(forkEvents.filter((event) => event.type === "action.result").at(-1)).toMatchObject({
     data: { name: "price", output: { sku: "A1", price: 7 }, isError: false, stubbed: true },
   });
-  const sourceEvents = await test.runtime.events(source.sessionId, me);
+  const sourceEvents = await test.runtime.reader.events(source.sessionId, me);
   expect(forkEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data }))).toEqual(
     sourceEvents.slice(1, cutAt).map(({ type, data }) => ({ type, data })),
   );
   expect(forkEvents[0]).toMatchObject({ type: "session.started", data: { parentId: source.sessionId, forkedAt: cutAt } });
   // An inherited turn keeps its Trace content in the fork.
   const firstTurn = forkEvents.find((event) => event.type === "turn.started")!.turnId!;
-  expect(await test.runtime.turnTrace(fork.sessionId, firstTurn, me)).toMatchObject({ modelCalls: (await test.runtime.turnTrace(source.sessionId, firstTurn, me)).modelCalls });
-  expect((await test.runtime.turnTrace(fork.sessionId, firstTurn, me)).modelCalls).toHaveLength(1);
+  expect(await test.runtime.reader.turnTrace(fork.sessionId, firstTurn, me)).toMatchObject({ modelCalls: (await test.runtime.reader.turnTrace(source.sessionId, firstTurn, me)).modelCalls });
+  expect((await test.runtime.reader.turnTrace(fork.sessionId, firstTurn, me)).modelCalls).toHaveLength(1);
   expect((await test.runtime.getSession(fork.sessionId, me)).fork).toEqual({
     parentId: source.sessionId,
     forkedAt: cutAt,
@@ -96,7 +96,7 @@ it("edit and resend: the fork answers the edited message, and params keep the ag
   const { test, prompts, resolved } = setUp();
   const source = await test.runtime.startSession({ message: "first", principal: me });
   await source.done;
-  const cutAt = (await test.runtime.events(source.sessionId, me)).find((event) => event.type === "message.received")!.index;
+  const cutAt = (await test.runtime.reader.events(source.sessionId, me)).find((event) => event.type === "message.received")!.index;
   prompts.length = 0;
   resolved.length = 0;
   const fork = await test.runtime.fork(source.sessionId, {
@@ -132,7 +132,7 @@ async function toolTurnSource() {
   const setup = setUp();
   const source = await setup.test.runtime.startSession({ message: 'run price {"sku":"A1"}', principal: me });
   await source.done;
-  const events = await setup.test.runtime.events(source.sessionId, me);
+  const events = await setup.test.runtime.reader.events(source.sessionId, me);
   const indexOf = (type: string) => events.find((event) => event.type === type)!.index;
   setup.prompts.length = 0;
   return { ...setup, sourceId: source.sessionId, sourceEvents: events, indexOf };
@@ -154,7 +154,7 @@ it("fork after actions.requested: the fork resumes that step, its calls answered
   expect(prompts).toHaveLength(1);
   expect(userTexts(prompts[0])).toEqual(['run price {"sku":"A1"}']);
 
-  const events = await test.runtime.events(fork.sessionId, me);
+  const events = await test.runtime.reader.events(fork.sessionId, me);
   expect(events.slice(1, cutAfter + 1).map(({ type, data }) => ({ type, data }))).toEqual(sourceEvents.slice(1, cutAfter + 1).map(({ type, data }) => ({ type, data })));
   // One turn: the inherited part of the cut turn and what the fork ran carry the fork's turn id.
   expect(new Set(events.filter((event) => event.turnId).map((event) => event.turnId))).toEqual(new Set([fork.turnId]));
@@ -165,9 +165,9 @@ it("fork after actions.requested: the fork resumes that step, its calls answered
   expect(events.find((event) => event.index > cutAfter && event.type === "action.result")).toMatchObject({ data: { output: { sku: "A1", price: 7 }, stubbed: true } });
   expect(events[0]).toMatchObject({ data: { parentId: sourceId, forkedAt: indexOf("message.received"), cutAfter } });
   // The Trace content came along: the inherited step 0 as the source's model answered it, then the fork's own step 1.
-  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
+  const trace = await test.runtime.reader.turnTrace(fork.sessionId, fork.turnId, me);
   const sourceTurnId = sourceEvents.find((event) => event.type === "turn.started")!.turnId!;
-  const sourceStep0 = (await test.runtime.turnTrace(sourceId, sourceTurnId, me)).modelCalls[0];
+  const sourceStep0 = (await test.runtime.reader.turnTrace(sourceId, sourceTurnId, me)).modelCalls[0];
   expect(trace.modelCalls.map((call) => call.step)).toEqual([0, 1]);
   expect(trace.modelCalls[0]).toEqual({ ...sourceStep0, turnId: fork.turnId });
   expect(trace.modelCalls[1].request.system).toContain("You are a test agent.");
@@ -185,10 +185,10 @@ it("fork after any other event inside a turn: the model continues from the histo
   expect(prompts).toHaveLength(1);
   expect(systemOf(prompts[0])).toBe("Be brief.");
   expect(prompts[0].map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
-  const events = await test.runtime.events(fork.sessionId, me);
+  const events = await test.runtime.reader.events(fork.sessionId, me);
   expect(events.filter((event) => event.type === "step.started").map((event) => event.data)).toEqual([{ step: 0 }, { step: 1 }]);
   expect(events.filter((event) => event.type === "turn.started")).toHaveLength(1);
-  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
+  const trace = await test.runtime.reader.turnTrace(fork.sessionId, fork.turnId, me);
   expect(trace.modelCalls.map((call) => [call.step, call.request.system])).toEqual([
     [0, expect.stringContaining("You are a test agent.")],
     [1, "Be brief."],
@@ -229,13 +229,13 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
   let { runtime } = test;
   const untilEvent = (sessionId: string, type: string) =>
     new Promise<AnyBdkEvent>((resolve) => {
-      void runtime.followUntil(sessionId, me, 0, (event) => (event.type === type ? (resolve(event), true) : false));
+      void runtime.reader.followUntil(sessionId, me, 0, (event) => (event.type === type ? (resolve(event), true) : false));
     });
   const source = await runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
   const asked = await untilEvent(source.sessionId, "action.approval_requested");
   await runtime.resolveApproval(source.sessionId, (asked.data as { approvalId: string }).approvalId, { approved: true }, me);
   await source.done;
-  const resolvedAt = (await runtime.events(source.sessionId, me)).find((event) => event.type === "action.approval_resolved")!.index;
+  const resolvedAt = (await runtime.reader.events(source.sessionId, me)).find((event) => event.type === "action.approval_resolved")!.index;
 
   const fork = await runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: resolvedAt } });
   // The source's approval does not carry over: the fork parks on its own, and the call has not run there yet.
@@ -254,7 +254,7 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
   await runtime.idle(fork.sessionId);
   expect(submitted).toHaveLength(2);
   expect((await runtime.getSession(fork.sessionId, me)).status).toBe("waiting");
-  const events = await runtime.events(fork.sessionId, me);
+  const events = await runtime.reader.events(fork.sessionId, me);
   expect(events.filter((event) => event.index > resolvedAt).map((event) => event.type)).toEqual(
     expect.arrayContaining(["action.approval_requested", "action.approval_resolved", "action.result", "turn.completed"]),
   );
@@ -293,13 +293,13 @@ async function inDoubtSource() {
 
 it("a cut after a call in doubt: the fork counts it answered by its in-doubt result and never runs it again", async () => {
   const { restarted, prompts, source, runs } = await inDoubtSource();
-  const inDoubt = (await restarted.runtime.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!;
+  const inDoubt = (await restarted.runtime.reader.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!;
   expect(inDoubt).toBeDefined();
 
   const fork = await restarted.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: inDoubt.index } });
   expect((await fork.done).status).toBe("completed");
   expect(runs()).toBe(1);
-  const events = await restarted.runtime.events(fork.sessionId, me);
+  const events = await restarted.runtime.reader.events(fork.sessionId, me);
   expect(events.filter((event) => event.index > inDoubt.index && event.type === "action.result")).toEqual([]);
   // The model read the in-doubt answer for that call.
   const toolMessage = prompts[0].find((message) => message.role === "tool");
@@ -312,7 +312,7 @@ it("a cut after a step's last tool result: the fork closes that step before the 
   await fork.done;
   expect(toolCalls()).toBe(1);
   expect(prompts).toHaveLength(1);
-  const events = await test.runtime.events(fork.sessionId, me);
+  const events = await test.runtime.reader.events(fork.sessionId, me);
   // Every step the fork's log opens, it also closes: step 0's step.completed comes before step 1 starts.
   const steps = events.filter((event) => event.type === "step.started" || event.type === "step.completed").map((event) => `${event.type} ${(event.data as { step: number }).step}`);
   expect(steps).toEqual(["step.started 0", "step.completed 0", "step.started 1", "step.completed 1"]);
@@ -323,7 +323,7 @@ it("a cut inside a step before its tools ran: the fork closes that step (finishR
   const stepStarted = indexOf("step.started");
   const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: stepStarted } });
   await fork.done;
-  const events = await test.runtime.events(fork.sessionId, me);
+  const events = await test.runtime.reader.events(fork.sessionId, me);
   expect(events.find((event) => event.index === stepStarted + 1)).toMatchObject({ type: "step.completed", turnId: fork.turnId, data: { step: 0, finishReason: "cut" } });
   const steps = events.filter((event) => event.type === "step.started" || event.type === "step.completed").map((event) => `${event.type} ${(event.data as { step: number }).step}`);
   expect(steps.slice(0, 3)).toEqual(["step.started 0", "step.completed 0", "step.started 1"]);
@@ -337,8 +337,8 @@ it("a cut inside a step before its model answered: the fork does not inherit the
   const secondStep = sourceEvents.find((event) => event.type === "step.started" && event.data.step === 1)!.index;
   const fork = await test.runtime.fork(sourceId, { principal: me, owner: me, at: { afterIndex: secondStep + 1 } });
   await fork.done;
-  const trace = await test.runtime.turnTrace(fork.sessionId, fork.turnId, me);
-  const events = await test.runtime.events(fork.sessionId, me);
+  const trace = await test.runtime.reader.turnTrace(fork.sessionId, fork.turnId, me);
+  const events = await test.runtime.reader.events(fork.sessionId, me);
   // Each record's reply is one the fork's log holds: step 1's answer in the source was cut off (the fork closes it as "cut"), so its record stays there.
   const stepsAnswered = events
     .filter((event) => event.type === "step.completed" && event.data.finishReason !== "cut")
@@ -352,17 +352,17 @@ it("a cut after a subagent ended but before its task call's result: the fork run
   opened.push(test);
   const source = await test.runtime.startSession({ message: 'task {"subagent": "researcher", "prompt": "find the answer"}', principal: me });
   await source.done;
-  const sourceEvents = await test.runtime.events(source.sessionId, me);
+  const sourceEvents = await test.runtime.reader.events(source.sessionId, me);
   const completed = sourceEvents.find((event) => event.type === "subagent.completed")!;
   const scope = (completed.data as { toolCallId: string }).toolCallId;
   // The source's subagent records and the fork's run of it differ by when they started.
   await new Promise((resolve) => setTimeout(resolve, 5));
   const fork = await test.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: completed.index } });
   await fork.done;
-  const events = await test.runtime.events(fork.sessionId, me);
+  const events = await test.runtime.reader.events(fork.sessionId, me);
   const rerun = events.findLast((event) => event.type === "subagent.called")!;
   expect(rerun.index).toBeGreaterThan(completed.index);
-  const child = (await test.runtime.turnTrace(fork.sessionId, fork.turnId, me)).modelCalls.filter((call) => call.scope === scope);
+  const child = (await test.runtime.reader.turnTrace(fork.sessionId, fork.turnId, me)).modelCalls.filter((call) => call.scope === scope);
   expect(child.length).toBeGreaterThanOrEqual(1);
   // Each started after the source's subagent had ended: they are the fork's run, not the source's copied.
   for (const call of child) expect(Date.parse(call.startedAt)).toBeGreaterThan(Date.parse(completed.at));
@@ -374,7 +374,7 @@ it("a fork of a fork cut inside a turn, cut at a message: its session.started sa
   await first.done;
   const second = await test.runtime.fork(first.sessionId, { principal: me, owner: me, at: { beforeIndex: indexOf("message.received") } });
   await second.done;
-  const [started] = await test.runtime.events(second.sessionId, me);
+  const [started] = await test.runtime.reader.events(second.sessionId, me);
   expect(started.data).toMatchObject({ parentId: first.sessionId, forkedAt: indexOf("message.received") });
   expect(started.data).not.toHaveProperty("cutAfter");
 });
@@ -383,9 +383,9 @@ it("a cut right after a checked call in doubt: the fork picks its turn up with w
   const { restarted, prompts, source, runs } = await inDoubtSource();
   // The conversation went on before anyone checked the call: the check is recorded after a later turn.
   await (await restarted.runtime.followUp(source.sessionId, { message: "anything else?", principal: me })).done;
-  const { toolCallId } = (await restarted.runtime.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!.data as { toolCallId: string };
+  const { toolCallId } = (await restarted.runtime.reader.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!.data as { toolCallId: string };
   await restarted.runtime.resolveInDoubt(source.sessionId, toolCallId, { resolution: "done", note: "paid on the bank's site" }, me);
-  const checked = (await restarted.runtime.events(source.sessionId, me)).findLast((event) => event.type === "action.in_doubt_resolved")!;
+  const checked = (await restarted.runtime.reader.events(source.sessionId, me)).findLast((event) => event.type === "action.in_doubt_resolved")!;
   prompts.length = 0;
 
   const fork = await restarted.runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: checked.index } });
@@ -399,7 +399,7 @@ it("a cut right after a checked call in doubt: the fork picks its turn up with w
   expect(answer).not.toContain("is in doubt");
 
   // The fork's log is one turn that ends once, completed: the source's interrupted end is not inherited.
-  const events = await restarted.runtime.events(fork.sessionId, me);
+  const events = await restarted.runtime.reader.events(fork.sessionId, me);
   expect(events.filter((event) => event.type === "message.received").map((event) => event.data.message)).toEqual(['pay_invoice {"invoice": "inv_1"}']);
   expect(events.filter((event) => event.type === "turn.failed" || event.type === "turn.completed").map((event) => event.type)).toEqual(["turn.completed"]);
   expect(events.filter((event) => event.type === "action.result")).toEqual([]);

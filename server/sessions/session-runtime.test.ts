@@ -43,7 +43,7 @@ describe("SessionRuntime", () => {
     const handle = await runtime.startSession({ message: "Inspect https://github.com/acme/checkout/pull/42", principal: me });
     const end = await handle.done;
     expect(end.status).toBe("completed");
-    const events = await runtime.events(handle.sessionId, me);
+    const events = await runtime.reader.events(handle.sessionId, me);
     expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
     expect(types(events).slice(0, 3)).toEqual(["session.started", "message.received", "turn.started"]);
     expect(types(events).slice(-2)).toEqual(["turn.completed", "session.waiting"]);
@@ -68,7 +68,7 @@ describe("SessionRuntime", () => {
 
     const task = await runtime.startSession({ message: "hello", principal: me, mode: "task" });
     await task.done;
-    expect(types(await runtime.events(task.sessionId, me)).at(-1)).toBe("session.completed");
+    expect(types(await runtime.reader.events(task.sessionId, me)).at(-1)).toBe("session.completed");
     await expect(runtime.followUp(task.sessionId, { message: "x", principal: me })).rejects.toMatchObject({ code: "task_session" });
   });
 
@@ -122,7 +122,7 @@ describe("SessionRuntime", () => {
   it("ends a wait for an event with not_found when the session is deleted before it comes", async () => {
     const { runtime } = start(tmp(), testAgent([inspect]), 200);
     const running = await runtime.startSession({ message: "hello", principal: me });
-    const waiting = runtime.followUntil(running.sessionId, me, 0, (event) => event.type === "turn.completed");
+    const waiting = runtime.reader.followUntil(running.sessionId, me, 0, (event) => event.type === "turn.completed");
     await new Promise((resolve) => setTimeout(resolve, 50));
     await runtime.deleteSession(running.sessionId, me);
     await expect(waiting).rejects.toMatchObject({ code: "not_found", message: expect.stringContaining(running.sessionId) });
@@ -134,10 +134,10 @@ describe("SessionRuntime", () => {
     await handle.done;
     for (const attempt of [
       () => runtime.getSession(handle.sessionId, stranger),
-      () => runtime.events(handle.sessionId, stranger),
+      () => runtime.reader.events(handle.sessionId, stranger),
       () => runtime.stop(handle.sessionId, stranger),
       () => runtime.followUp(handle.sessionId, { message: "x", principal: stranger }),
-      () => runtime.follow(handle.sessionId, stranger, 0, () => {}),
+      () => runtime.reader.follow(handle.sessionId, stranger, 0, () => {}),
       () => runtime.deleteSession(handle.sessionId, stranger),
     ]) {
       // Message acceptance is synchronous (it joins its caller's transaction); every other call is asynchronous.
@@ -157,7 +157,7 @@ describe("SessionRuntime", () => {
     const third = await runtime.followUp(first.sessionId, { message: "two", principal: me });
     expect(await second.done).toMatchObject({ status: "cancelled", code: "preempted" });
     expect(await third.done).toMatchObject({ status: "completed" });
-    const failed = (await runtime.events(first.sessionId, me)).filter((event) => event.type === "turn.failed");
+    const failed = (await runtime.reader.events(first.sessionId, me)).filter((event) => event.type === "turn.failed");
     expect(failed.map((event) => event.data)).toEqual([
       expect.objectContaining({ status: "cancelled" }),
       expect.objectContaining({ status: "cancelled" }),
@@ -192,7 +192,7 @@ describe("SessionRuntime", () => {
     await runtime.idle(session.sessionId);
     expect(turnsRun).toBe(1);
     expect(store.turns.get(withdrawn)).toBeUndefined();
-    expect(types(await runtime.events(session.sessionId, me)).filter((type) => type === "message.received")).toHaveLength(1);
+    expect(types(await runtime.reader.events(session.sessionId, me)).filter((type) => type === "message.received")).toHaveLength(1);
     // The session goes on.
     const next = await runtime.followUp(session.sessionId, { message: "and again", principal: me });
     expect(await next.done).toMatchObject({ status: "completed" });
@@ -202,7 +202,7 @@ describe("SessionRuntime", () => {
   it("takes a follow-up whose transaction rolls back out of the waiting turn it joined, and it preempts nothing", async () => {
     const { runtime, store } = start(tmp(), testAgent([inspect]), 300);
     const first = await runtime.startSession({ message: "hello", principal: me });
-    await runtime.followUntil(first.sessionId, me, 0, (event) => event.type === "turn.started");
+    await runtime.reader.followUntil(first.sessionId, me, 0, (event) => event.type === "turn.started");
     const waiting = await runtime.followUp(first.sessionId, { message: "one", principal: me, admission: "coalesce" });
     await expect(
       runtime.store.transaction(async () => {
@@ -212,7 +212,7 @@ describe("SessionRuntime", () => {
     ).rejects.toThrow("the idempotency key could not be stored");
     expect(await first.done).toMatchObject({ status: "completed" });
     expect(await waiting.done).toMatchObject({ status: "completed" });
-    const received = (await runtime.events(first.sessionId, me)).filter((event) => event.type === "message.received");
+    const received = (await runtime.reader.events(first.sessionId, me)).filter((event) => event.type === "message.received");
     expect(received.map((event) => (event.data as { message: string }).message)).toEqual(["hello", "one"]);
     expect(store.turns.get(waiting.turnId)?.message).toBe("one");
   });
@@ -222,7 +222,7 @@ describe("SessionRuntime", () => {
     const handle = await runtime.startSession({ message: "Inspect https://x.test/pr/1", principal: me });
     const seen: number[] = [];
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const stop = await runtime.follow(handle.sessionId, me, 1, (events) => seen.push(...events.map((event) => event.index)));
+    const stop = await runtime.reader.follow(handle.sessionId, me, 1, (events) => seen.push(...events.map((event) => event.index)));
     await handle.done;
     stop();
     const last = (await runtime.getSession(handle.sessionId, me)).lastIndex;
@@ -249,7 +249,7 @@ describe("SessionRuntime", () => {
 
     const second = start(root);
     expect(await second.runtime.recover()).toBe(1);
-    const events = await second.runtime.events(done.sessionId, me);
+    const events = await second.runtime.reader.events(done.sessionId, me);
     expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
     expect(events.slice(lastBefore + 1).map((event) => [event.type, event.data])).toEqual([
       ["turn.failed", expect.objectContaining({ status: "interrupted" })],
@@ -277,7 +277,7 @@ describe("SessionRuntime", () => {
     const b = await runtime.startSession({ message: "hello", principal: me });
     await Promise.all([a.done, b.done]);
     // Whichever turn took the slot first, the other one waited for it.
-    const queued = (await Promise.all([a, b].map((handle) => runtime.events(handle.sessionId, me)))).flatMap((events) =>
+    const queued = (await Promise.all([a, b].map((handle) => runtime.reader.events(handle.sessionId, me)))).flatMap((events) =>
       events.filter((event) => event.type === "turn.queued"),
     );
     expect(queued.map((event) => event.data)).toEqual([{ position: 1 }]);
@@ -293,7 +293,7 @@ describe("approvals", () => {
   );
   const untilEvent = (runtime: SessionRuntime, sessionId: string, type: string) =>
     new Promise<AnyBdkEvent>((resolve) => {
-      void runtime.followUntil(sessionId, me, 0, (event) => {
+      void runtime.reader.followUntil(sessionId, me, 0, (event) => {
         if (event.type !== type) return false;
         resolve(event);
         return true;
@@ -311,7 +311,7 @@ describe("approvals", () => {
     );
     await runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
     expect(await handle.done).toMatchObject({ status: "completed" });
-    const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result");
+    const result = (await runtime.reader.events(handle.sessionId, me)).find((event) => event.type === "action.result");
     expect(result?.data).toMatchObject({ isError: false, output: { submitted: true } });
     await expect(runtime.resolveApproval(handle.sessionId, approvalId, { approved: false }, me)).rejects.toThrow(
       expect.objectContaining({ code: "already_resolved" }),
@@ -330,7 +330,7 @@ describe("approvals", () => {
       me,
     );
     await handle.done;
-    const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result");
+    const result = (await runtime.reader.events(handle.sessionId, me)).find((event) => event.type === "action.result");
     expect(result?.data).toMatchObject({ isError: true });
     expect(String((result?.data as { output: unknown }).output)).toMatch(/denied by user:local: not on Fridays/);
   });
@@ -374,7 +374,7 @@ describe("approvals", () => {
     expect((await second.runtime.listApprovals(me)).map((row) => row.id)).toEqual([approvalId]);
     await second.runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
     await second.runtime.idle(handle.sessionId);
-    const events = await second.runtime.events(handle.sessionId, me);
+    const events = await second.runtime.reader.events(handle.sessionId, me);
     expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));
     expect(events.find((event) => event.type === "action.result")?.data).toMatchObject({ isError: false });
     expect(events.at(-2)?.type).toBe("turn.completed");

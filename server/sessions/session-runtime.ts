@@ -1,5 +1,4 @@
 import { nodeId } from "../host/node-id.ts";
-import { type TurnStatusLine, turnStatusLine } from "./stream-status.ts";
 import path from "node:path";
 import type { ModelMessage } from "ai";
 import type { HostServices } from "../authoring/types.ts";
@@ -12,8 +11,7 @@ import type { Logger } from "../host/logger.ts";
 import type { AgentConfig, ResolvedAgent } from "../load/types.ts";
 import { McpConnections } from "../mcp/connections.ts";
 import { BdkError, messageOf } from "../protocol/errors.ts";
-import { type AnyBdkEvent, type EventDraft, type Principal, samePrincipal, type SessionMode } from "../protocol/events.ts";
-import type { TurnTrace } from "../protocol/model-calls.ts";
+import type { AnyBdkEvent, EventDraft, Principal, SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
 import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
@@ -23,6 +21,8 @@ import { dispatchToHooks } from "./hook-runner.ts";
 import { type Answered, IdempotentAnswers } from "./idempotent-answers.ts";
 import { type InDoubtDecision, resolveInDoubtCall } from "./in-doubt.ts";
 import { LiveSessions } from "./live-sessions.ts";
+import { requireSession } from "./session-access.ts";
+import { SessionReader } from "./session-reader.ts";
 import { cutForFork, type ForkPoint } from "./fork-cut.ts";
 import { connectionTools, type ModelOffer, modelOffer, NEW_SESSION_WORKSPACE } from "./model-offer.ts";
 import { recoverTurns } from "./recovery.ts";
@@ -51,7 +51,7 @@ export interface SessionRuntimeOptions {
   mcp?: Pick<McpConnections, "modelTools">;
   /** Idle sessions whose history stays cached in memory (default 256); older ones are rebuilt from events. */
   idleSessionsCached?: number;
-  /** Sees subagents' events, which are not recorded (`observe` sees the recorded ones). */
+  /** Sees subagents' events, which are not recorded (`reader.observe` sees the recorded ones). */
   onSubagentEvent?: SubagentEventSink;
   /** Who owns each session's turns: `pgTurnLeases` on a shared database; default one process owns all (SQLite). */
   leases?: TurnLeases;
@@ -129,6 +129,8 @@ export class SessionRuntime {
   agent: ResolvedAgent;
   /** The agent's store: callers that accept a message in their own transaction (a delivery id, a reminder's tick) open it here. */
   readonly store: AsyncStore;
+  /** Stored events, follows, turn traces and the observer of every recorded event. */
+  readonly reader: SessionReader;
   /** `memoryHook`: every completed turn, shared by all sessions (`memory/journal.jsonl` in each workspace). */
   private readonly journal: MemoryJournal;
   private readonly host: HostServices;
@@ -161,6 +163,7 @@ export class SessionRuntime {
       }
     });
     this.lives = new LiveSessions(options.idleSessionsCached);
+    this.reader = new SessionReader({ store: this.store, log: this.log, lives: this.lives, nodeId: this.nodeId, now: this.now });
     this.workspaces = new SessionWorkspaces({ agent: () => this.agent, stateRoot: options.stateRoot });
     this.approvals = new ApprovalDesk(
       this.store,
@@ -277,7 +280,7 @@ export class SessionRuntime {
    * channel observers never see them a second time.
    */
   async fork(sourceId: string, input: ForkInput): Promise<TurnHandle> {
-    const source = await this.requireSession(sourceId, input.principal);
+    const source = await requireSession(this.store, sourceId, input.principal);
     const overrides = input.overrides ?? {};
     if ((overrides.toolResults || overrides.toolCallResults) && !McpConnections.offersTools(this.agent)) checkToolStubs(overrides, staticToolNames(this.agent));
     // An unknown or unconfigured model answers now (model_unavailable), not as a failed turn later.
@@ -328,7 +331,7 @@ export class SessionRuntime {
    * In a caller's transaction, a savepoint of it (as for `startSession`).
    */
   async followUp(sessionId: string, input: FollowUpInput): Promise<TurnHandle> {
-    const session = await this.requireSession(sessionId, input.principal);
+    const session = await requireSession(this.store, sessionId, input.principal);
     if (session.mode === "task") {
       throw new BdkError("task_session", `Session ${sessionId} is a task session; it does not accept follow-ups.`);
     }
@@ -367,19 +370,19 @@ export class SessionRuntime {
       return { sessionId, continuationToken, turnId };
     };
     if (idempotencyKey === undefined) return { answer: await accept(), replayed: false };
-    await this.requireSession(sessionId, input.principal);
+    await requireSession(this.store, sessionId, input.principal);
     const request = { message: input.message, admission: input.admission ?? null, workspaceFiles: input.workspaceFiles ?? null };
     return this.answers.once(sessionId, idempotencyKey, request, accept);
   }
 
   /** The session's current continuation token (the owner's way back after a lost response). */
   async continuationToken(sessionId: string, principal: Principal): Promise<string | null> {
-    return (await this.requireSession(sessionId, principal)).continuationToken;
+    return (await requireSession(this.store, sessionId, principal)).continuationToken;
   }
 
   /** Interrupts the running turn (and the one waiting for it); `"idle"` when nothing was running. */
   async stop(sessionId: string, principal: Principal): Promise<"stopping" | "idle"> {
-    await this.requireSession(sessionId, principal);
+    await requireSession(this.store, sessionId, principal);
     return this.interrupt(sessionId) ? "stopping" : "idle";
   }
 
@@ -394,7 +397,7 @@ export class SessionRuntime {
   }
 
   getSession(sessionId: string, principal: Principal): Promise<SessionRow> {
-    return this.requireSession(sessionId, principal);
+    return requireSession(this.store, sessionId, principal);
   }
 
   /** `principal` undefined lists every principal's sessions (dev mode, anonymous). */
@@ -408,7 +411,7 @@ export class SessionRuntime {
    * once that turn has ended.
    */
   async deleteSession(sessionId: string, principal: Principal): Promise<void> {
-    const ownDir = this.workspaces.ownDir(await this.requireSession(sessionId, principal));
+    const ownDir = this.workspaces.ownDir(await requireSession(this.store, sessionId, principal));
     this.log.mute(sessionId);
     const ended = this.chain.abandon(sessionId);
     await this.store.sessions.delete(sessionId);
@@ -423,74 +426,6 @@ export class SessionRuntime {
     });
   }
 
-  /** Replays from `fromIndex` (negative counts back from the end), then follows live; `ended` if the session is deleted. */
-  async follow(
-    sessionId: string,
-    principal: Principal,
-    fromIndex: number,
-    deliver: (events: readonly AnyBdkEvent[]) => void,
-    ended?: () => void,
-  ): Promise<() => void> {
-    return this.log.follow(sessionId, await this.startIndex(sessionId, principal, fromIndex), deliver, ended);
-  }
-
-  /** Follows from `fromIndex` until `found` accepts an event (each event is offered once, in order). */
-  async followUntil(sessionId: string, principal: Principal, fromIndex: number, found: (event: AnyBdkEvent) => boolean): Promise<void> {
-    let stop: (() => void) | undefined;
-    let finished = false;
-    await new Promise<void>((resolve, reject) => {
-      // Ended without the event: the session was deleted, or its events could not be read (the log says which).
-      const ended = () => {
-        if (finished) return;
-        finished = true;
-        reject(new BdkError("not_found", `Session ${sessionId} ended (deleted, or its events could not be read) before the event awaited from index ${fromIndex}.`));
-      };
-      this.follow(
-        sessionId,
-        principal,
-        fromIndex,
-        (events) => {
-          for (const event of events) {
-            if (finished || !found(event)) continue;
-            finished = true;
-            stop?.();
-            resolve();
-          }
-        },
-        ended,
-      ).then((unsubscribe) => {
-        stop = unsubscribe;
-        if (finished) unsubscribe();
-      }, reject);
-    });
-  }
-
-  /** `follow` as NDJSON text, for `GET .../stream`; a deleted session's stream gets a last `session.deleted` line. */
-  async followNdjson(
-    sessionId: string,
-    principal: Principal,
-    fromIndex: number,
-    deliver: (text: string) => void,
-    ended?: (lastLine: string) => void,
-  ): Promise<() => void> {
-    return this.log.followNdjson(sessionId, await this.startIndex(sessionId, principal, fromIndex), deliver, ended);
-  }
-
-  /** The session's turn as a stream keepalive line (stream-status.ts); undefined while it has none. The caller checked access. */
-  turnStatusLine(sessionId: string): Promise<TurnStatusLine | undefined> {
-    const live = this.lives.get(sessionId);
-    return turnStatusLine(sessionId, { store: this.store, nodeId: this.nodeId, runsHere: !!(live?.running || live?.next), now: this.now() });
-  }
-
-  /** The stored events from `fromIndex` as one NDJSON text (the `/events` dump). */
-  async eventsNdjson(sessionId: string, principal: Principal, fromIndex = 0): Promise<string> {
-    return this.log.ndjson(sessionId, await this.startIndex(sessionId, principal, fromIndex));
-  }
-
-  async events(sessionId: string, principal: Principal, fromIndex = 0): Promise<AnyBdkEvent[]> {
-    return (await this.store.events.list(sessionId, { fromIndex: await this.startIndex(sessionId, principal, fromIndex) })) as AnyBdkEvent[];
-  }
-
   /**
    * What a turn would offer the model now: of `sessionId` (its workspace,
    * its memory scope, a fork's overrides), or of a new session `principal`
@@ -499,7 +434,7 @@ export class SessionRuntime {
    */
   async modelOffer(principal: Principal, sessionId?: string): Promise<ModelOffer> {
     const agent = this.agent;
-    const session = sessionId ? await this.requireSession(sessionId, principal) : undefined;
+    const session = sessionId ? await requireSession(this.store, sessionId, principal) : undefined;
     return await modelOffer({
       services: this.services,
       agent,
@@ -512,18 +447,11 @@ export class SessionRuntime {
     });
   }
 
-  /** What a turn's model steps were sent and answered, and its tool calls as the ledger checked them (the Trace tab's detail). */
-  async turnTrace(sessionId: string, turnId: string, principal: Principal): Promise<TurnTrace> {
-    await this.requireSession(sessionId, principal);
-    const toolCalls = (await this.store.toolCalls.ofTurn(sessionId, turnId)).map(({ toolCallId, name, effect, input, status, startedAt, endedAt }) => ({ toolCallId, name, effect, input, status, startedAt, endedAt }));
-    return { turnId, modelCalls: await this.store.modelCalls.ofTurns(sessionId, [turnId]), toolCalls };
-  }
-
   /** A tool call without a model turn; the approval gate does not apply. */
   async callTool(name: string, input: unknown, options: { sessionId?: string; principal: Principal }): Promise<ToolOutcome> {
     const tool = authoredTools(this.agent).find((candidate) => candidate.name === name);
     if (!tool) throw new BdkError("not_found", `No tool named "${name}". See GET /v1/tools for the list.`);
-    const session = options.sessionId ? await this.requireSession(options.sessionId, options.principal) : undefined;
+    const session = options.sessionId ? await requireSession(this.store, options.sessionId, options.principal) : undefined;
     const owner = session ?? DIRECT_CALLS_WORKSPACE;
     if (tool.execution === "agent") await this.workspaces.prepare(owner, this.agent);
     const scope = { session, workspaceDir: this.workspaces.dirOf(owner) };
@@ -551,7 +479,7 @@ export class SessionRuntime {
   ): Promise<ToolCallRow> {
     if (options.anyOwner) {
       if (!(await this.store.sessions.get(sessionId))) throw new BdkError("not_found", `No session ${sessionId}.`);
-    } else await this.requireSession(sessionId, principal);
+    } else await requireSession(this.store, sessionId, principal);
     return resolveInDoubtCall(this.log, sessionId, toolCallId, decision, `${principal.type}:${principal.id}`);
   }
 
@@ -568,7 +496,7 @@ export class SessionRuntime {
     principal: Principal,
     options: { anyOwner?: boolean } = {},
   ): Promise<ApprovalRow> {
-    if (!options.anyOwner) await this.requireSession(sessionId, principal);
+    if (!options.anyOwner) await requireSession(this.store, sessionId, principal);
     const row = await this.store.approvals.get(approvalId);
     if (!row || row.sessionId !== sessionId) {
       throw new BdkError("not_found", `No approval ${approvalId} in session ${sessionId}.`);
@@ -664,14 +592,6 @@ export class SessionRuntime {
     await this.log.append(sessionId, [{ ...draft, turnId: this.chain.runningTurnId(sessionId) }]);
   }
 
-  /**
-   * Sees every recorded event of every session (after it is stored and
-   * published), e.g. for channel delivery events. Returns the unsubscribe.
-   */
-  observe(observer: (sessionId: string, events: readonly AnyBdkEvent[]) => void): () => void {
-    return this.log.observe(observer);
-  }
-
   private async runHooks(sessionId: string, events: readonly AnyBdkEvent[]): Promise<void> {
     const session = await this.store.sessions.get(sessionId);
     if (!session) return;
@@ -701,24 +621,6 @@ export class SessionRuntime {
     live.session = created;
     live.history = history;
     tx.onRollback(() => this.lives.forget(created.id));
-  }
-
-  private async startIndex(sessionId: string, principal: Principal, fromIndex: number): Promise<number> {
-    const session = await this.requireSession(sessionId, principal);
-    return fromIndex < 0 ? Math.max(0, session.lastIndex + 1 + fromIndex) : fromIndex;
-  }
-
-  private async requireSession(sessionId: string, principal: Principal): Promise<SessionRow> {
-    return this.allowed(await this.store.sessions.get(sessionId), sessionId, principal);
-  }
-
-  /** `session` (the row of `sessionId`) when it exists and `principal` may use it. */
-  private allowed(session: SessionRow | undefined, sessionId: string, principal: Principal): SessionRow {
-    if (!session) throw new BdkError("not_found", `No session ${sessionId}.`);
-    if (!samePrincipal(session.principal, principal)) {
-      throw new BdkError("forbidden", `Session ${sessionId} belongs to another principal.`);
-    }
-    return session;
   }
 }
 

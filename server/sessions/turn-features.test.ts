@@ -28,7 +28,7 @@ function start(agent: ResolvedAgent): { runtime: SessionRuntime; store: Store } 
 async function turn(runtime: SessionRuntime, message: string) {
   const handle = await runtime.startSession({ message, principal: me });
   const end = await handle.done;
-  return { end, events: await runtime.events(handle.sessionId, me), sessionId: handle.sessionId };
+  return { end, events: await runtime.reader.events(handle.sessionId, me), sessionId: handle.sessionId };
 }
 
 const find = (events: AnyBdkEvent[], type: string) => events.filter((event) => event.type === type);
@@ -49,7 +49,7 @@ describe("subagents", () => {
 
     // The subagent's own steps are stored under the parent's task call, with its own instructions and prompt.
     const called = find(events, "subagent.called")[0] as AnyBdkEvent & { data: { toolCallId: string } };
-    const trace = await runtime.turnTrace(sessionId, called.turnId!, me);
+    const trace = await runtime.reader.turnTrace(sessionId, called.turnId!, me);
     const child = trace.modelCalls.filter((call) => call.scope === called.data.toolCallId);
     expect(child.length).toBeGreaterThanOrEqual(1);
     expect(child[0].request.system).toBe("You research.");
@@ -176,7 +176,7 @@ describe("dry runs", () => {
     const { runtime } = start(testAgent([write]));
     const handle = await runtime.startSession({ message: "submit_it now", principal: me, dryRun: true, purpose: "eval" });
     await handle.done;
-    const result = (await runtime.events(handle.sessionId, me)).find((event) => event.type === "action.result");
+    const result = (await runtime.reader.events(handle.sessionId, me)).find((event) => event.type === "action.result");
     expect(result?.data).toMatchObject({ output: { dryRun: true, wouldSubmit: true } });
   });
 });

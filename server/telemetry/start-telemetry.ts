@@ -36,7 +36,7 @@ import { TurnRecorder } from "./turn-recorder.ts";
 import { kitVersion } from "../kit-dir.ts";
 
 export interface Telemetry {
-  /** For `SessionRuntime.observe`. */
+  /** For `SessionRuntime.reader.observe`. */
   recorded(sessionId: string, events: readonly AnyBdkEvent[]): void;
   /** For `SessionRuntimeOptions.onSubagentEvent`. */
   subagentEvent(sessionId: string, parentToolCallId: string, draft: EventDraft): void;

@@ -35,7 +35,7 @@ export class TurnRecorder {
 
   constructor(private readonly onTurn: (record: TurnRecord) => void) {}
 
-  /** `SessionRuntime.observe`: events after they are stored; their `at` is when. */
+  /** `SessionRuntime.reader.observe`: events after they are stored; their `at` is when. */
   recorded(sessionId: string, events: readonly AnyBdkEvent[]): void {
     for (const event of events) {
       if (!event.turnId || IGNORED.has(event.type)) continue;
