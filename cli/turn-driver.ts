@@ -84,7 +84,7 @@ async function localDriver(args: ParsedArgs, io: CommandIO): Promise<TurnDriver>
       return opened.runtime.reader.followUntil(id, principal, 0, onEvent);
     },
     async resolveApproval(id, approvalId, decision) {
-      return opened.runtime.resolveApproval(id, approvalId, decision, principal);
+      return opened.runtime.inbox.resolveApproval(id, approvalId, decision, principal);
     },
     async close() {
       await opened.close();

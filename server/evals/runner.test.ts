@@ -272,7 +272,7 @@ describe("runEvals", () => {
     const parked = cases["approvals/never-answered"].sessionId!;
     await agent.runtime.idle(parked);
     const principal = { type: "user" as const, id: "local" };
-    expect(await agent.runtime.listApprovals(undefined)).toEqual([]);
+    expect(await agent.runtime.inbox.listApprovals(undefined)).toEqual([]);
     expect((await agent.runtime.reader.events(parked, principal)).map((event) => event.type)).toContain("turn.failed");
 
     const session = await agent.runtime.getSession(cases["approvals/approve"].sessionId!, principal);

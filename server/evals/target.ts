@@ -42,7 +42,7 @@ export function localTarget(opened: Pick<OpenedAgent, "runtime">, principal: Pri
       return runtime.reader.followUntil(sessionId, principal, fromIndex, onEvent);
     },
     async resolveApproval(sessionId, approvalId, decision) {
-      await runtime.resolveApproval(sessionId, approvalId, decision, principal);
+      await runtime.inbox.resolveApproval(sessionId, approvalId, decision, principal);
     },
     async stop(sessionId) {
       await runtime.stop(sessionId, principal);

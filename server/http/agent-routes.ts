@@ -222,7 +222,7 @@ export const sessionRoutes = {
   },
 
   async listApprovals(req) {
-    const approvals = (await req.opened.runtime.listApprovals(visibleOwner(req))).map((row) => ({
+    const approvals = (await req.opened.runtime.inbox.listApprovals(visibleOwner(req))).map((row) => ({
       approvalId: row.id,
       sessionId: row.sessionId,
       turnId: row.turnId,
@@ -232,7 +232,7 @@ export const sessionRoutes = {
       createdAt: row.createdAt,
     }));
     // Write calls a crash cut off: nothing to approve, but a person should check whether they took effect.
-    const inDoubt = (await req.opened.runtime.listInDoubtCalls(visibleOwner(req))).map((row) => ({
+    const inDoubt = (await req.opened.runtime.inbox.listInDoubtCalls(visibleOwner(req))).map((row) => ({
       sessionId: row.sessionId,
       turnId: row.turnId,
       toolCallId: row.toolCallId,
@@ -245,13 +245,13 @@ export const sessionRoutes = {
 
   async resolveApproval({ request, params, opened, principal, seesAll }) {
     const body = await readJsonBody(request, approvalBody);
-    const row = await opened.runtime.resolveApproval(params.id, params.approvalId, body, principal, { anyOwner: seesAll });
+    const row = await opened.runtime.inbox.resolveApproval(params.id, params.approvalId, body, principal, { anyOwner: seesAll });
     return json({ ok: true, approvalId: row.id, status: row.status, by: row.resolvedBy });
   },
 
   async resolveInDoubt({ request, params, opened, principal, seesAll }) {
     const body = await readJsonBody(request, inDoubtBody);
-    const row = await opened.runtime.resolveInDoubt(params.id, params.toolCallId, body, principal, { anyOwner: seesAll });
+    const row = await opened.runtime.inbox.resolveInDoubt(params.id, params.toolCallId, body, principal, { anyOwner: seesAll });
     return json({ ok: true, toolCallId: row.toolCallId, status: "resolved", resolution: body.resolution });
   },
 

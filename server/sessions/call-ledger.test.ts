@@ -108,8 +108,8 @@ describe("the side-effect ledger", () => {
     expect(events.find((event) => event.type === "action.result")?.data).toEqual({ toolCallId: "call_a", name: "lookup_invoice", output: { due: 10 }, isError: false, durationMs: 1 });
     expect(events.find((event) => event.type === "action.in_doubt")?.data).toMatchObject({ toolCallId: "call_b", name: "pay_invoice", effect: "write", input: { invoice: "inv_1" } });
     expect(store.toolCalls.get(key("call_b"))?.status).toBe("in_doubt");
-    expect((await runtime.listInDoubtCalls(me)).map((row) => row.toolCallId)).toEqual(["call_b"]);
-    expect(await runtime.listInDoubtCalls({ type: "user", id: "someone-else" })).toEqual([]);
+    expect((await runtime.inbox.listInDoubtCalls(me)).map((row) => row.toolCallId)).toEqual(["call_b"]);
+    expect(await runtime.inbox.listInDoubtCalls({ type: "user", id: "someone-else" })).toEqual([]);
 
     // The model is told the call is in doubt; the turn after recovery never runs it.
     const tool = historyFromEvents(events).find((message) => message.role === "tool");
@@ -133,9 +133,9 @@ describe("the side-effect ledger", () => {
     // Only write calls go to the inbox: a read call in doubt is in the stream, not there.
     store.toolCalls.start({ ...key("call_c"), name: "lookup_invoice", effect: "read", input: {} });
     store.toolCalls.markInDoubt(key("call_c"));
-    expect((await runtime.listInDoubtCalls(undefined)).map((row) => row.toolCallId)).toEqual(["call_b"]);
+    expect((await runtime.inbox.listInDoubtCalls(undefined)).map((row) => row.toolCallId)).toEqual(["call_b"]);
     // A deleted session's calls leave the inbox.
     store.sessions.softDelete(session.id);
-    expect(await runtime.listInDoubtCalls(undefined)).toEqual([]);
+    expect(await runtime.inbox.listInDoubtCalls(undefined)).toEqual([]);
   });
 });

@@ -233,24 +233,24 @@ it("a cut after the source's approval of a call: the fork asks for its own appro
     });
   const source = await runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
   const asked = await untilEvent(source.sessionId, "action.approval_requested");
-  await runtime.resolveApproval(source.sessionId, (asked.data as { approvalId: string }).approvalId, { approved: true }, me);
+  await runtime.inbox.resolveApproval(source.sessionId, (asked.data as { approvalId: string }).approvalId, { approved: true }, me);
   await source.done;
   const resolvedAt = (await runtime.reader.events(source.sessionId, me)).find((event) => event.type === "action.approval_resolved")!.index;
 
   const fork = await runtime.fork(source.sessionId, { principal: me, owner: me, at: { afterIndex: resolvedAt } });
   // The source's approval does not carry over: the fork parks on its own, and the call has not run there yet.
-  await expect.poll(async () => (await runtime.listApprovals(me)).length, { message: "the fork asked" }).toBe(1);
+  await expect.poll(async () => (await runtime.inbox.listApprovals(me)).length, { message: "the fork asked" }).toBe(1);
   // The process dies with the fork's turn parked; the next one resumes it from the fork's own events.
   test.store.close();
   const restarted = startTestRuntime({ stateRoot, agent: testAgent([submit]) });
   opened.push(restarted);
   runtime = restarted.runtime;
   await runtime.recover();
-  const pending = await runtime.listApprovals(me);
+  const pending = await runtime.inbox.listApprovals(me);
   expect(pending.map((approval) => approval.sessionId)).toEqual([fork.sessionId]);
   expect(pending[0].id).not.toBe((asked.data as { approvalId: string }).approvalId);
   expect(submitted).toHaveLength(1);
-  await runtime.resolveApproval(fork.sessionId, pending[0].id, { approved: true }, me);
+  await runtime.inbox.resolveApproval(fork.sessionId, pending[0].id, { approved: true }, me);
   await runtime.idle(fork.sessionId);
   expect(submitted).toHaveLength(2);
   expect((await runtime.getSession(fork.sessionId, me)).status).toBe("waiting");
@@ -384,7 +384,7 @@ it("a cut right after a checked call in doubt: the fork picks its turn up with w
   // The conversation went on before anyone checked the call: the check is recorded after a later turn.
   await (await restarted.runtime.followUp(source.sessionId, { message: "anything else?", principal: me })).done;
   const { toolCallId } = (await restarted.runtime.reader.events(source.sessionId, me)).find((event) => event.type === "action.in_doubt")!.data as { toolCallId: string };
-  await restarted.runtime.resolveInDoubt(source.sessionId, toolCallId, { resolution: "done", note: "paid on the bank's site" }, me);
+  await restarted.runtime.inbox.resolveInDoubt(source.sessionId, toolCallId, { resolution: "done", note: "paid on the bank's site" }, me);
   const checked = (await restarted.runtime.reader.events(source.sessionId, me)).findLast((event) => event.type === "action.in_doubt_resolved")!;
   prompts.length = 0;
 

@@ -305,25 +305,25 @@ describe("approvals", () => {
     const handle = await runtime.startSession({ message: "submit_review https://x.test/pr/1", principal: me });
     const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
     const { approvalId } = parked.data as { approvalId: string };
-    expect((await runtime.listApprovals(me)).map((row) => row.id)).toEqual([approvalId]);
-    await expect(runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, stranger)).rejects.toThrow(
+    expect((await runtime.inbox.listApprovals(me)).map((row) => row.id)).toEqual([approvalId]);
+    await expect(runtime.inbox.resolveApproval(handle.sessionId, approvalId, { approved: true }, stranger)).rejects.toThrow(
       expect.objectContaining({ code: "forbidden" }),
     );
-    await runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
+    await runtime.inbox.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
     expect(await handle.done).toMatchObject({ status: "completed" });
     const result = (await runtime.reader.events(handle.sessionId, me)).find((event) => event.type === "action.result");
     expect(result?.data).toMatchObject({ isError: false, output: { submitted: true } });
-    await expect(runtime.resolveApproval(handle.sessionId, approvalId, { approved: false }, me)).rejects.toThrow(
+    await expect(runtime.inbox.resolveApproval(handle.sessionId, approvalId, { approved: false }, me)).rejects.toThrow(
       expect.objectContaining({ code: "already_resolved" }),
     );
-    expect(await runtime.listApprovals(me)).toEqual([]);
+    expect(await runtime.inbox.listApprovals(me)).toEqual([]);
   });
 
   it("returns a denial to the model naming who denied and why", async () => {
     const { runtime } = start(tmp(), testAgent([approve]));
     const handle = await runtime.startSession({ message: "submit_review https://x.test/pr/2", principal: me });
     const parked = await untilEvent(runtime, handle.sessionId, "action.approval_requested");
-    await runtime.resolveApproval(
+    await runtime.inbox.resolveApproval(
       handle.sessionId,
       (parked.data as { approvalId: string }).approvalId,
       { approved: false, reason: "not on Fridays" },
@@ -340,7 +340,7 @@ describe("approvals", () => {
     const denied = await runtime.startSession({ message: "submit_review https://x.test/pr/4", principal: me });
     const first = (await untilEvent(runtime, denied.sessionId, "action.approval_requested")) as AnyBdkEvent & { turnId: string };
     const { approvalId, toolCallId } = first.data as { approvalId: string; toolCallId: string };
-    await runtime.resolveApproval(denied.sessionId, approvalId, { approved: false, reason: "not on Fridays" }, me);
+    await runtime.inbox.resolveApproval(denied.sessionId, approvalId, { approved: false, reason: "not on Fridays" }, me);
     await denied.done;
     const stopped = await runtime.startSession({ message: "submit_review https://x.test/pr/5", principal: me });
     const second = (await untilEvent(runtime, stopped.sessionId, "action.approval_requested")) as AnyBdkEvent & { turnId: string };
@@ -371,8 +371,8 @@ describe("approvals", () => {
 
     const second = start(root, testAgent([approve]));
     await second.runtime.recover();
-    expect((await second.runtime.listApprovals(me)).map((row) => row.id)).toEqual([approvalId]);
-    await second.runtime.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
+    expect((await second.runtime.inbox.listApprovals(me)).map((row) => row.id)).toEqual([approvalId]);
+    await second.runtime.inbox.resolveApproval(handle.sessionId, approvalId, { approved: true }, me);
     await second.runtime.idle(handle.sessionId);
     const events = await second.runtime.reader.events(handle.sessionId, me);
     expect(events.map((event) => event.index)).toEqual(events.map((_, i) => i));

@@ -14,12 +14,12 @@ import { BdkError, messageOf } from "../protocol/errors.ts";
 import type { AnyBdkEvent, EventDraft, Principal, SessionMode } from "../protocol/events.ts";
 import { newContinuationToken, newSessionId, newTurnId } from "../protocol/ids.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
-import type { ApprovalRow, RunOverrides, SessionRow, ToolCallRow } from "../store/types.ts";
+import type { RunOverrides, SessionRow } from "../store/types.ts";
 import { ApprovalDesk } from "./approval-desk.ts";
+import { ApprovalInbox } from "./approval-inbox.ts";
 import { SessionEventLog } from "./event-log.ts";
 import { dispatchToHooks } from "./hook-runner.ts";
 import { type Answered, IdempotentAnswers } from "./idempotent-answers.ts";
-import { type InDoubtDecision, resolveInDoubtCall } from "./in-doubt.ts";
 import { LiveSessions } from "./live-sessions.ts";
 import { requireSession } from "./session-access.ts";
 import { SessionReader } from "./session-reader.ts";
@@ -131,6 +131,8 @@ export class SessionRuntime {
   readonly store: AsyncStore;
   /** Stored events, follows, turn traces and the observer of every recorded event. */
   readonly reader: SessionReader;
+  /** The approvals inbox: parked calls and calls in doubt, and a person's decision on each. */
+  readonly inbox: ApprovalInbox;
   /** `memoryHook`: every completed turn, shared by all sessions (`memory/journal.jsonl` in each workspace). */
   private readonly journal: MemoryJournal;
   private readonly host: HostServices;
@@ -205,6 +207,12 @@ export class SessionRuntime {
       agent: () => this.agent,
     });
     this.answers = new IdempotentAnswers(this.store, this.now);
+    this.inbox = new ApprovalInbox({
+      store: this.store,
+      log: this.log,
+      desk: this.approvals,
+      resumeParked: (sessionId, turnId) => this.chain.resumeParked(sessionId, turnId),
+    });
   }
 
   /** Swaps in a reloaded agent; running turns keep the version they started with. */
@@ -457,53 +465,6 @@ export class SessionRuntime {
     const scope = { session, workspaceDir: this.workspaces.dirOf(owner) };
     const ctx = toolContextFor(this.services, this.agent, scope, undefined, new AbortController().signal);
     return executeTool(tool, input, ctx);
-  }
-
-  /** Pending approvals the caller may resolve; `principal` undefined = everyone's. */
-  listApprovals(principal: Principal | undefined): Promise<ApprovalRow[]> {
-    return this.store.approvals.listPending({ principal });
-  }
-
-  /** Write tool calls in doubt (a crash cut them off), for the approvals inbox; `principal` undefined = everyone's. */
-  listInDoubtCalls(principal: Principal | undefined): Promise<ToolCallRow[]> {
-    return this.store.toolCalls.listInDoubtWrites({ principal });
-  }
-
-  /** Clears a write call in doubt once a person checked it; `anyOwner` as for `resolveApproval`. */
-  async resolveInDoubt(
-    sessionId: string,
-    toolCallId: string,
-    decision: InDoubtDecision,
-    principal: Principal,
-    options: { anyOwner?: boolean } = {},
-  ): Promise<ToolCallRow> {
-    if (options.anyOwner) {
-      if (!(await this.store.sessions.get(sessionId))) throw new BdkError("not_found", `No session ${sessionId}.`);
-    } else await requireSession(this.store, sessionId, principal);
-    return resolveInDoubtCall(this.log, sessionId, toolCallId, decision, `${principal.type}:${principal.id}`);
-  }
-
-  /**
-   * Approve or deny a parked call; 409 when already resolved. Resumes a turn
-   * parked before a restart. `anyOwner`: the caller sees every principal's
-   * sessions (dev on loopback, anonymous), so the approvals inbox it is shown
-   * includes calls parked by channel sessions, and it may resolve them.
-   */
-  async resolveApproval(
-    sessionId: string,
-    approvalId: string,
-    decision: { approved: boolean; reason?: string },
-    principal: Principal,
-    options: { anyOwner?: boolean } = {},
-  ): Promise<ApprovalRow> {
-    if (!options.anyOwner) await requireSession(this.store, sessionId, principal);
-    const row = await this.store.approvals.get(approvalId);
-    if (!row || row.sessionId !== sessionId) {
-      throw new BdkError("not_found", `No approval ${approvalId} in session ${sessionId}.`);
-    }
-    const waited = await this.approvals.resolve(row, { ...decision, by: `${principal.type}:${principal.id}` });
-    if (!waited) await this.chain.resumeParked(sessionId, row.turnId);
-    return (await this.store.approvals.get(approvalId))!;
   }
 
   /**
