@@ -173,7 +173,7 @@ export async function serve(dir: string, options: ServeOptions = {}): Promise<Se
       return { id: handle.sessionId, continuationToken: handle.continuationToken };
     },
     async callTool(name, input, callOptions = {}) {
-      const outcome: ToolOutcome = await pick(callOptions.slug).opened.runtime.callTool(name, input, { principal });
+      const outcome: ToolOutcome = await pick(callOptions.slug).opened.runtime.tools.callTool(name, input, { principal });
       return { isError: outcome.isError, result: outcome.output };
     },
     async createReminder({ slug, ...input }) {

@@ -57,7 +57,7 @@ export const callCommand: Command = {
         if (!callable.includes(toolName)) {
           throw new Error(`no tool named "${toolName}"; ${callable.length > 0 ? `the agent's tools: ${callable.join(", ")}` : "the agent has no tools of its own"} (bdk info lists them)`);
         }
-        const result = await opened.runtime.callTool(toolName, input, { principal: { type: "user", id: "local" } });
+        const result = await opened.runtime.tools.callTool(toolName, input, { principal: { type: "user", id: "local" } });
         outcome = { isError: result.isError, result: result.output };
       } finally {
         await opened.close();

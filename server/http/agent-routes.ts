@@ -209,12 +209,12 @@ export const sessionRoutes = {
   async agentOffer(req) {
     const sessionId = new URL(req.request.url).searchParams.get("sessionId") ?? undefined;
     const principal = sessionId ? await sessionPrincipal({ ...req, params: { id: sessionId } }) : req.principal;
-    return json({ ok: true, ...offerJson(await req.opened.runtime.modelOffer(principal, sessionId)) });
+    return json({ ok: true, ...offerJson(await req.opened.runtime.tools.modelOffer(principal, sessionId)) });
   },
 
   async callTool({ request, params, opened, principal }) {
     const body = await readJsonBody(request, toolCallBody);
-    const outcome = await opened.runtime.callTool(params.name, body.input ?? {}, {
+    const outcome = await opened.runtime.tools.callTool(params.name, body.input ?? {}, {
       sessionId: body.sessionId,
       principal,
     });

@@ -140,7 +140,7 @@ async function runServerTool(opened: OpenedAgent, principal: Principal, name: st
     throw new BdkError("not_found", `No server tool named "${name}". This agent's server tools: ${known}.`);
   }
   // The same call as POST /v1/tools/:name: input validation, dry-run rules, no approval gate.
-  const outcome = await opened.runtime.callTool(name, input, { principal });
+  const outcome = await opened.runtime.tools.callTool(name, input, { principal });
   const output = outcome.output;
   // A tool may return MCP-style `{ content: [...] }` itself; it passes through as the result.
   if (isContentEnvelope(output)) return { content: output.content, isError: outcome.isError };

@@ -61,7 +61,7 @@ export async function dispatchSchedule(deps: DispatchScheduleDeps, name: string)
       return handle;
     },
     async callTool(toolName, input) {
-      const outcome = await runtime.callTool(toolName, input, { principal: appAuth });
+      const outcome = await runtime.tools.callTool(toolName, input, { principal: appAuth });
       return { isError: outcome.isError, result: outcome.output };
     },
     waitUntil: (promise) => channels.waitUntil(promise),

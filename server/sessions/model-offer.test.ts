@@ -51,7 +51,7 @@ const systemOf = (prompt: LanguageModelV3Prompt) =>
 const offeredNames = (call: LanguageModelV3CallOptions) => (call.tools ?? []).map((tool) => tool.name);
 
 it("lists every tool the model receives, in its order, each with its source", async () => {
-  const offer = await test.runtime.modelOffer(customer);
+  const offer = await test.runtime.tools.modelOffer(customer);
   const first = await test.runtime.startSession({ message: "hello", principal: customer });
   await first.done;
 
@@ -80,7 +80,7 @@ it("composes the system prompt the session's next turn receives, with skills and
   await second.done;
   await test.runtime.idle(second.sessionId);
 
-  const offer = await test.runtime.modelOffer(customer, second.sessionId);
+  const offer = await test.runtime.tools.modelOffer(customer, second.sessionId);
   expect(offer.systemPrompt.map((section) => section.source)).toEqual(["instructions", "skills", "workspace", "memory"]);
   // The first session's exchange is recalled; the session's own is in its history instead.
   expect(offer.systemPrompt.find((section) => section.source === "memory")?.text).toContain("Asked: hello");
@@ -91,7 +91,7 @@ it("composes the system prompt the session's next turn receives, with skills and
 });
 
 it("shows a new session's workspace as not yet made, and a fork's instructions in place of the composed prompt", async () => {
-  const fresh = await test.runtime.modelOffer(customer);
+  const fresh = await test.runtime.tools.modelOffer(customer);
   expect(fresh.systemPrompt.find((section) => section.source === "workspace")?.text).toContain(NEW_SESSION_WORKSPACE);
 
   const source = await test.runtime.startSession({ message: "hi", principal: customer });
@@ -103,7 +103,7 @@ it("shows a new session's workspace as not yet made, and a fork's instructions i
     overrides: { instructions: "Answer in haiku.", toolResults: { lookup_order: { output: { status: "shipped" } } } },
   });
   await fork.done;
-  const offer = offerJson(await test.runtime.modelOffer(customer, fork.sessionId));
+  const offer = offerJson(await test.runtime.tools.modelOffer(customer, fork.sessionId));
   expect(offer.systemPrompt).toEqual([{ source: "fork", text: "Answer in haiku." }]);
   expect(offer.tools.find((tool) => tool.name === "lookup_order")).toMatchObject({ source: "bot", stubbed: true });
   expect(systemOf(prompts.at(-1)!)).toBe("Answer in haiku.");

@@ -263,11 +263,11 @@ describe("SessionRuntime", () => {
     const root = tmp();
     const agent = testAgent([counter]);
     const first = start(root, agent);
-    expect((await first.runtime.callTool("count_visits", {}, { principal: me })).output).toEqual({ visits: 1 });
+    expect((await first.runtime.tools.callTool("count_visits", {}, { principal: me })).output).toEqual({ visits: 1 });
     first.store.close();
     opened.splice(0);
     const second = start(root, agent);
-    expect((await second.runtime.callTool("count_visits", {}, { principal: me })).output).toEqual({ visits: 2 });
+    expect((await second.runtime.tools.callTool("count_visits", {}, { principal: me })).output).toEqual({ visits: 2 });
   });
 
   it("queues turns past maxRunningTurns with turn.queued", async () => {

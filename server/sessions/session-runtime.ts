@@ -2,7 +2,6 @@ import { nodeId } from "../host/node-id.ts";
 import path from "node:path";
 import type { ModelMessage } from "ai";
 import type { HostServices } from "../authoring/types.ts";
-import { executeTool, type ToolOutcome } from "../harness/execute-tool.ts";
 import { pathSyntaxProblem, planWorkspaceFiles } from "../harness/workspace.ts";
 import type { ModelCandidate } from "../harness/run-turn.ts";
 import { JOURNAL_FOLDER, MemoryJournal } from "../memory/journal.ts";
@@ -23,17 +22,17 @@ import { type Answered, IdempotentAnswers } from "./idempotent-answers.ts";
 import { LiveSessions } from "./live-sessions.ts";
 import { requireSession } from "./session-access.ts";
 import { SessionReader } from "./session-reader.ts";
+import { SessionTools } from "./session-tools.ts";
 import { cutForFork, type ForkPoint } from "./fork-cut.ts";
-import { connectionTools, type ModelOffer, modelOffer, NEW_SESSION_WORKSPACE } from "./model-offer.ts";
 import { recoverTurns } from "./recovery.ts";
 import { checkToolStubs, modelConfigFor } from "./run-overrides.ts";
 import { type Admission, TurnChain } from "./turn-chain.ts";
 import { TurnExecutor } from "./turn-executor.ts";
 import type { TurnEnd } from "./turn-runner.ts";
-import { authoredTools, type SubagentEventSink, staticToolNames, toolContextFor, type TurnServices } from "./turn-setup.ts";
+import { type SubagentEventSink, staticToolNames, toolContextFor, type TurnServices } from "./turn-setup.ts";
 import { localTurnLeases, type TurnLeases } from "./turn-lease.ts";
 import { TurnSlots } from "./turn-slots.ts";
-import { DIRECT_CALLS_WORKSPACE, SessionWorkspaces } from "./workspaces.ts";
+import { SessionWorkspaces } from "./workspaces.ts";
 
 export interface SessionRuntimeOptions {
   agent: ResolvedAgent;
@@ -133,6 +132,8 @@ export class SessionRuntime {
   readonly reader: SessionReader;
   /** The approvals inbox: parked calls and calls in doubt, and a person's decision on each. */
   readonly inbox: ApprovalInbox;
+  /** The agent's tools outside a turn: the model-offer preview and direct tool calls. */
+  readonly tools: SessionTools;
   /** `memoryHook`: every completed turn, shared by all sessions (`memory/journal.jsonl` in each workspace). */
   private readonly journal: MemoryJournal;
   private readonly host: HostServices;
@@ -182,6 +183,13 @@ export class SessionRuntime {
       append: (sessionId, drafts) => this.log.append(sessionId, drafts),
       onSubagentEvent: options.onSubagentEvent,
     };
+    this.tools = new SessionTools({
+      store: this.store,
+      services: this.services,
+      workspaces: this.workspaces,
+      agent: () => this.agent,
+      mcp: options.mcp,
+    });
     const executor = new TurnExecutor({
       store: this.store,
       log: this.log,
@@ -432,39 +440,6 @@ export class SessionRuntime {
         this.options.logger.warn(`Could not remove the workspace of deleted session ${sessionId}: ${(error as Error).message}`);
       }
     });
-  }
-
-  /**
-   * What a turn would offer the model now: of `sessionId` (its workspace,
-   * its memory scope, a fork's overrides), or of a new session `principal`
-   * starts over HTTP, whose workspace does not exist yet (named by
-   * `NEW_SESSION_WORKSPACE`).
-   */
-  async modelOffer(principal: Principal, sessionId?: string): Promise<ModelOffer> {
-    const agent = this.agent;
-    const session = sessionId ? await requireSession(this.store, sessionId, principal) : undefined;
-    return await modelOffer({
-      services: this.services,
-      agent,
-      session: session ?? { id: "", principal, channel: "http", dryRun: false, fork: null },
-      workspaceDir: session ? this.workspaces.dirOf(session) : NEW_SESSION_WORKSPACE,
-      connectionTools: await connectionTools(this.options.mcp, agent),
-      // A preview runs nothing: the `task` tool it lists is never called.
-      emit: () => {},
-      gate: undefined,
-    });
-  }
-
-  /** A tool call without a model turn; the approval gate does not apply. */
-  async callTool(name: string, input: unknown, options: { sessionId?: string; principal: Principal }): Promise<ToolOutcome> {
-    const tool = authoredTools(this.agent).find((candidate) => candidate.name === name);
-    if (!tool) throw new BdkError("not_found", `No tool named "${name}". See GET /v1/tools for the list.`);
-    const session = options.sessionId ? await requireSession(this.store, options.sessionId, options.principal) : undefined;
-    const owner = session ?? DIRECT_CALLS_WORKSPACE;
-    if (tool.execution === "agent") await this.workspaces.prepare(owner, this.agent);
-    const scope = { session, workspaceDir: this.workspaces.dirOf(owner) };
-    const ctx = toolContextFor(this.services, this.agent, scope, undefined, new AbortController().signal);
-    return executeTool(tool, input, ctx);
   }
 
   /**
