@@ -117,12 +117,16 @@ export interface FollowUpAnswer {
 }
 
 /**
- * Durable sessions of one agent: creation, follow-ups, stop, replay, direct
- * tool calls, approvals and restart recovery. HTTP, channels, the CLI and
- * evals all go through here. The work is split by responsibility: admission
- * and the turn chain (`TurnChain`), running one turn (`TurnExecutor`), the
- * event log (`SessionEventLog`), what stays in memory (`LiveSessions`),
- * workspaces (`SessionWorkspaces`) and recovery (`recoverTurns`).
+ * Durable sessions of one agent: creation, follow-ups, forks, stop,
+ * deletion and restart recovery. HTTP, channels, the CLI and evals all go
+ * through here. Its public parts: reading and following the log
+ * (`reader`, `SessionReader`), the approvals inbox (`inbox`,
+ * `ApprovalInbox`) and the tools outside a turn (`tools`, `SessionTools`);
+ * callers use those directly. Inside: admission and the turn chain
+ * (`TurnChain`), running one turn (`TurnExecutor`), the event log
+ * (`SessionEventLog`), what stays in memory (`LiveSessions`), workspaces
+ * (`SessionWorkspaces`), parked calls (`ApprovalDesk`) and recovery
+ * (`recoverTurns`).
  */
 export class SessionRuntime {
   agent: ResolvedAgent;
