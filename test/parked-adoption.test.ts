@@ -107,4 +107,26 @@ describe("a turn parked on an approval by a node that goes away", () => {
     expect(await adopter(created.sessionId, ["node-b2", "node-c2"])).toBe(adopted);
     await followUp(deciding, created, events);
   }, 240_000);
+
+  it("killed with -9, then a message through the other node before any adoption: the parked call is denied, never run, and the message's turn runs", async () => {
+    const [a, b] = await Promise.all([nodeOn("node-a3"), nodeOn("node-b3")]);
+    const { created } = await parkedOn(a, 11);
+    await a.stop("SIGKILL");
+    // Busy with this message, B's sweep leaves the session to it: the message's turn takes the lapsed lease and stops the parked turn first.
+    const next = (await (await post(b, `/v1/session/${created.sessionId}`, { message: "forget it", continuationToken: created.continuationToken })).json()) as Accepted;
+    const events = await streamUntil(b, created.sessionId, (event) => event.type === "turn.completed" && event.turnId === next.turnId);
+    expect(events.map((event) => event.index)).toEqual(events.map((_, index) => index));
+    expect(events.filter((event) => event.type === "action.approval_resolved").map((event) => event.data)).toEqual([
+      expect.objectContaining({ approved: false, by: "system" }),
+    ]);
+    expect(events.filter((event) => event.type === "action.result" && event.turnId === created.turnId)).toEqual([]);
+    const ends = events.filter((event) => event.type === "turn.failed" || event.type === "turn.completed").map((event) => [event.turnId, event.type, event.data?.code]);
+    expect(ends).toEqual([
+      [created.turnId, "turn.failed", "cancelled"],
+      [next.turnId, "turn.completed", undefined],
+    ]);
+    const stoppedAt = events.findIndex((event) => event.turnId === created.turnId && event.type === "turn.failed");
+    expect(events.findIndex((event) => event.turnId === next.turnId && event.type === "message.received")).toBeGreaterThan(stoppedAt);
+    expect(bot.charges()).not.toContain("charged 11");
+  }, 240_000);
 });

@@ -138,16 +138,18 @@ async function parkedTurn(store: AsyncStore, sessionId: string, turns: readonly 
  * (`lease.leftBehind`): their `action.in_doubt` and `turn.failed` come
  * before the new turn's message, as the sweeper would have recorded them.
  * A turn never started is left to the sweeper (it may be another live
- * node's, waiting for the lease), and so is one parked on an approval. The
- * caller holds the lease and has fenced the session's appends with it.
+ * node's, waiting for the lease). One parked on a pending approval is not
+ * ended here but returned (`parked`): the caller stops it, as a new message
+ * stops a parked turn on one node. The caller holds the lease and has
+ * fenced the session's appends with it.
  */
-export async function endLeftBehind(options: TurnEnding, sessionId: string, turns: readonly TurnRow[]): Promise<number> {
-  if (turns.length === 0) return 0;
-  const parked = new Set((await options.store.approvals.listPending({ sessionId })).map((approval) => approval.turnId));
-  const started = turns.filter((turn) => !parked.has(turn.id));
+export async function endLeftBehind(options: TurnEnding, sessionId: string, turns: readonly TurnRow[]): Promise<{ interrupted: number; parked: string[] }> {
+  if (turns.length === 0) return { interrupted: 0, parked: [] };
+  const pending = new Set((await options.store.approvals.listPending({ sessionId })).map((approval) => approval.turnId));
+  const parked = turns.filter((turn) => turn.status === "running" && pending.has(turn.id));
   const recovered: Recovered = { interrupted: 0, parked: [], files: [] };
-  await endTurns(options, sessionId, started, recovered, { startedOnly: true });
-  return recovered.interrupted;
+  await endTurns(options, sessionId, turns.filter((turn) => !parked.includes(turn)), recovered, { startedOnly: true });
+  return { interrupted: recovered.interrupted, parked: parked.map((turn) => turn.id) };
 }
 
 /** Ends `turns` `interrupted`, each in its own transaction, counting them in `recovered` as it goes. */

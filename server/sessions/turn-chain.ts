@@ -325,24 +325,12 @@ export class TurnChain {
   /** Ends an adopted turn as stopped, under its lease, then lets the lease go: to this node's next turn when one waits here, else to any node. */
   private async endDormant(dormant: Dormant): Promise<void> {
     try {
-      await this.stopDormant(dormant.sessionId, dormant.turnId);
+      await this.options.executor.stopParked(dormant.sessionId, dormant.turnId);
     } finally {
       dormant.stop();
       if (this.options.lives.get(dormant.sessionId)?.next) dormant.lease.handOver();
       else await dormant.lease.release();
     }
-  }
-
-  private async stopDormant(sessionId: string, turnId: string): Promise<void> {
-    const { store, approvals, executor } = this.options;
-    for (const approval of await store.approvals.listPending({ sessionId })) {
-      // Resolved by someone else since the list was read: the stop goes on regardless.
-      await approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" }).catch((error: unknown) => {
-        if (!(error instanceof BdkError && error.code === "already_resolved")) throw error;
-      });
-    }
-    const session = await store.sessions.get(sessionId);
-    if (session) await executor.finish(session, turnId, { ...STOPPED }, true);
   }
 
   /** Chains a turn after the session's previous one, however that ended (a failure was logged where it happened). */
