@@ -6,6 +6,10 @@
  * and the turn stays parked. Deciding the approval through the adopter, or
  * through a node that is not, resumes the turn to its end on the adopter:
  * the call runs once, the log is gap-free, and a follow-up runs after it.
+ * A message instead of a decision stops the parked turn (its approval
+ * denied, the call never run), as on one node, whether it reaches the
+ * session before the adoption or after it through a node that is not the
+ * adopter.
  */
 import pg from "pg";
 import { describe, expect, it } from "vitest";
@@ -20,7 +24,15 @@ const LEASE_MS = 3000;
 const bot = chargeBot("parked-adoption-bot", { approved: true });
 const { database, node } = pgNodes(bot.dir);
 
-const nodeOn = (name: string) => node({ BDK_SESSION_LEASE_MS: String(LEASE_MS), BDK_NODE_ID: name, CHARGE_LOG: bot.chargeLog });
+/** `names`' nodes, for `test`; all stopped after it, so no node of an earlier test sweeps (and adopts) a later one's session. */
+async function withNodes(names: string[], test: (...nodes: RunningServer[]) => Promise<void>): Promise<void> {
+  const nodes = await Promise.all(names.map((name) => node({ BDK_SESSION_LEASE_MS: String(LEASE_MS), BDK_NODE_ID: name, CHARGE_LOG: bot.chargeLog })));
+  try {
+    await test(...nodes);
+  } finally {
+    await Promise.all(nodes.map((server) => server.stop("SIGKILL")));
+  }
+}
 
 async function post(server: RunningServer, route: string, body: unknown): Promise<Response> {
   return fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -83,50 +95,71 @@ async function followUp(via: RunningServer, created: Accepted, events: Event[]):
 }
 
 describe("a turn parked on an approval by a node that goes away", () => {
-  it("stopped with SIGTERM: the other node adopts it and, approved there, runs it to its end once", async () => {
-    const [a, b] = await Promise.all([nodeOn("node-a"), nodeOn("node-b")]);
-    const { created, approvalId } = await parkedOn(a, 7);
-    await a.stop("SIGTERM");
-    const stoppedAt = Date.now();
-    expect(await adopter(created.sessionId, ["node-b"])).toBe("node-b");
-    console.log(`parked turn adopted ${Date.now() - stoppedAt} ms after SIGTERM (lease ${LEASE_MS} ms)`);
-    await followUp(b, created, await approveThrough(b, created, approvalId, 7));
-    await b.stop();
-  }, 240_000);
+  it("stopped with SIGTERM: the other node adopts it and, approved there, runs it to its end once", () =>
+    withNodes(["node-a", "node-b"], async (a, b) => {
+      const { created, approvalId } = await parkedOn(a, 7);
+      await a.stop("SIGTERM");
+      const stoppedAt = Date.now();
+      expect(await adopter(created.sessionId, ["node-b"])).toBe("node-b");
+      console.log(`parked turn adopted ${Date.now() - stoppedAt} ms after SIGTERM (lease ${LEASE_MS} ms)`);
+      await followUp(b, created, await approveThrough(b, created, approvalId, 7));
+    }), 240_000);
 
-  it("killed with -9: one node adopts it and, approved through the other, the adopter runs it to its end once", async () => {
-    const [a, b, c] = await Promise.all([nodeOn("node-a2"), nodeOn("node-b2"), nodeOn("node-c2")]);
-    const { created, approvalId } = await parkedOn(a, 9);
-    await a.stop("SIGKILL");
-    const killedAt = Date.now();
-    const adopted = await adopter(created.sessionId, ["node-b2", "node-c2"]);
-    console.log(`parked turn adopted by ${adopted} ${Date.now() - killedAt} ms after kill -9 (lease ${LEASE_MS} ms)`);
-    const deciding = adopted === "node-b2" ? c : b;
-    const events = await approveThrough(deciding, created, approvalId, 9);
-    // The adopter ran the resumed turn: the lease stayed with it (the deciding node never took the session).
-    expect(await adopter(created.sessionId, ["node-b2", "node-c2"])).toBe(adopted);
-    await followUp(deciding, created, events);
-  }, 240_000);
+  it("killed with -9: one node adopts it and, approved through the other, the adopter runs it to its end once", () =>
+    withNodes(["node-a2", "node-b2", "node-c2"], async (a, b, c) => {
+      const { created, approvalId } = await parkedOn(a, 9);
+      await a.stop("SIGKILL");
+      const killedAt = Date.now();
+      const adopted = await adopter(created.sessionId, ["node-b2", "node-c2"]);
+      console.log(`parked turn adopted by ${adopted} ${Date.now() - killedAt} ms after kill -9 (lease ${LEASE_MS} ms)`);
+      const deciding = adopted === "node-b2" ? c : b;
+      const events = await approveThrough(deciding, created, approvalId, 9);
+      // The adopter ran the resumed turn: the lease stayed with it (the deciding node never took the session).
+      expect(await adopter(created.sessionId, ["node-b2", "node-c2"])).toBe(adopted);
+      await followUp(deciding, created, events);
+    }), 240_000);
 
-  it("killed with -9, then a message through the other node before any adoption: the parked call is denied, never run, and the message's turn runs", async () => {
-    const [a, b] = await Promise.all([nodeOn("node-a3"), nodeOn("node-b3")]);
-    const { created } = await parkedOn(a, 11);
-    await a.stop("SIGKILL");
-    // Busy with this message, B's sweep leaves the session to it: the message's turn takes the lapsed lease and stops the parked turn first.
-    const next = (await (await post(b, `/v1/session/${created.sessionId}`, { message: "forget it", continuationToken: created.continuationToken })).json()) as Accepted;
-    const events = await streamUntil(b, created.sessionId, (event) => event.type === "turn.completed" && event.turnId === next.turnId);
-    expect(events.map((event) => event.index)).toEqual(events.map((_, index) => index));
-    expect(events.filter((event) => event.type === "action.approval_resolved").map((event) => event.data)).toEqual([
-      expect.objectContaining({ approved: false, by: "system" }),
-    ]);
-    expect(events.filter((event) => event.type === "action.result" && event.turnId === created.turnId)).toEqual([]);
-    const ends = events.filter((event) => event.type === "turn.failed" || event.type === "turn.completed").map((event) => [event.turnId, event.type, event.data?.code]);
-    expect(ends).toEqual([
-      [created.turnId, "turn.failed", "cancelled"],
-      [next.turnId, "turn.completed", undefined],
-    ]);
-    const stoppedAt = events.findIndex((event) => event.turnId === created.turnId && event.type === "turn.failed");
-    expect(events.findIndex((event) => event.turnId === next.turnId && event.type === "message.received")).toBeGreaterThan(stoppedAt);
-    expect(bot.charges()).not.toContain("charged 11");
-  }, 240_000);
+  it("killed with -9, then a message through the other node before any adoption: the parked call is denied, never run, and the message's turn runs", () =>
+    withNodes(["node-a3", "node-b3"], async (a, b) => {
+      const { created } = await parkedOn(a, 11);
+      await a.stop("SIGKILL");
+      // Busy with this message, B's sweep leaves the session to it: the message's turn takes the lapsed lease and stops the parked turn first.
+      const next = (await (await post(b, `/v1/session/${created.sessionId}`, { message: "forget it", continuationToken: created.continuationToken })).json()) as Accepted;
+      const events = await streamUntil(b, created.sessionId, (event) => event.type === "turn.completed" && event.turnId === next.turnId);
+      expect(events.map((event) => event.index)).toEqual(events.map((_, index) => index));
+      expect(events.filter((event) => event.type === "action.approval_resolved").map((event) => event.data)).toEqual([
+        expect.objectContaining({ approved: false, by: "system" }),
+      ]);
+      expect(events.filter((event) => event.type === "action.result" && event.turnId === created.turnId)).toEqual([]);
+      const ends = events.filter((event) => event.type === "turn.failed" || event.type === "turn.completed").map((event) => [event.turnId, event.type, event.data?.code]);
+      expect(ends).toEqual([
+        [created.turnId, "turn.failed", "cancelled"],
+        [next.turnId, "turn.completed", undefined],
+      ]);
+      const stoppedAt = events.findIndex((event) => event.turnId === created.turnId && event.type === "turn.failed");
+      expect(events.findIndex((event) => event.turnId === next.turnId && event.type === "message.received")).toBeGreaterThan(stoppedAt);
+      expect(bot.charges()).not.toContain("charged 11");
+    }), 240_000);
+
+  it("adopted, then a message through a node that is not the adopter: the adopter stops the parked turn and lets the session go to it", () =>
+    withNodes(["node-a4", "node-b4", "node-c4"], async (a, b, c) => {
+      const { created } = await parkedOn(a, 13);
+      await a.stop("SIGKILL");
+      const adopted = await adopter(created.sessionId, ["node-b4", "node-c4"]);
+      const [other, otherName] = adopted === "node-b4" ? [c, "node-c4"] : [b, "node-b4"];
+      const next = (await (await post(other, `/v1/session/${created.sessionId}`, { message: "forget it", continuationToken: created.continuationToken })).json()) as Accepted;
+      const events = await streamUntil(other, created.sessionId, (event) => event.type === "turn.completed" && event.turnId === next.turnId);
+      expect(events.map((event) => event.index)).toEqual(events.map((_, index) => index));
+      expect(events.filter((event) => event.type === "action.approval_resolved").map((event) => event.data)).toEqual([
+        expect.objectContaining({ approved: false, by: "system" }),
+      ]);
+      const ends = events.filter((event) => event.type === "turn.failed" || event.type === "turn.completed").map((event) => [event.turnId, event.type, event.data?.code]);
+      expect(ends).toEqual([
+        [created.turnId, "turn.failed", "cancelled"],
+        [next.turnId, "turn.completed", undefined],
+      ]);
+      expect(bot.charges()).not.toContain("charged 13");
+      // The session went to the node that took the message.
+      expect(await adopter(created.sessionId, [otherName])).toBe(otherName);
+    }), 240_000);
 });

@@ -196,6 +196,9 @@ export class TurnChain {
       },
     };
     this.dormant.set(sessionId, dormant);
+    // Lost or preempted while the sweep was still reading: the signal will not fire again.
+    if (lease.lost.aborted) return letGo();
+    if (lease.preempted.aborted) return void cancel();
     lease.lost.addEventListener("abort", letGo, { once: true });
     lease.preempted.addEventListener("abort", cancel, { once: true });
     // Decided before it was adopted (as the session's last event): nothing will notify it again.
