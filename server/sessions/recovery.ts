@@ -97,12 +97,12 @@ async function recoverSession(options: RecoveryOptions, sessionId: string, unfin
   let adopted = false;
   try {
     const parked = await parkedTurn(options.store, sessionId, turns);
+    // The others end as they would without it (on SQLite a message accepted while it waited; on Postgres the lease gave running turns only).
+    await endTurns(options, sessionId, turns.filter((turn) => turn !== parked), recovered);
     if (parked) {
       recovered.parked.push({ sessionId, turnId: parked.id, lease, unfence });
       adopted = true;
-      return;
     }
-    await endTurns(options, sessionId, turns, recovered);
   } catch (error) {
     // Taken over again meanwhile (this node stalled past the lease): the new owner ends what is left.
     if (!lease.lost.aborted) throw error;
