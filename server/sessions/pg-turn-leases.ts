@@ -24,8 +24,6 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
   const owners = createSessionOwners(store.pool);
   const holder = nodeHolder();
-  // The sweeper is a holder of its own: it only ever gets a session whose owner's lease lapsed, never one this node's turns hold.
-  const sweeper = `${holder}/sweeper`;
   const heartbeats = new Set<NodeJS.Timeout>();
   let closed = false;
 
@@ -105,6 +103,7 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
   };
 
   return {
+    lapsed: () => owners.lapsedTurns(),
     async acquire(sessionId, turnId, signal) {
       // The holder's release wakes the wait at once (its notification); the pause is the fallback when that is lost.
       let wake = (): void => undefined;
@@ -135,7 +134,9 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
       // waiting for the lease (taking it within a third of a lease of its release): it is ended only once the lease
       // has been lapsed a whole further lease, and after the running ones.
       const running = turns.filter((turn) => turn.status === "running");
-      const lease = await owners.acquire(sessionId, sweeper, ttlMs, running.length > 0 ? 0 : ttlMs);
+      // Only a lapsed lease, never one of this node's own turns: taken as this node, so a parked turn it adopts resumes here
+      // under it (the resumed turn's acquire, as the same holder, takes it over).
+      const lease = await owners.takeLapsed(sessionId, holder, ttlMs, running.length > 0 ? 0 : ttlMs);
       return lease && { lease: held(lease), turns: running.length > 0 ? running : turns };
     },
     settled: (turn, now) => now.getTime() - Date.parse(turn.createdAt) >= ttlMs,
@@ -145,7 +146,6 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
       for (const heartbeat of heartbeats) clearInterval(heartbeat);
       heartbeats.clear();
     },
-    adoptsParked: false,
   };
 }
 

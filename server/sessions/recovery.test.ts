@@ -97,3 +97,17 @@ it("without a sweep interval (one process owns the store) a failed recovery stil
   const { runtime } = restart(root, localTurnLeases, broken);
   await expect(runtime.recover()).rejects.toThrow("disk I/O error");
 });
+
+it("adopts a turn parked on a pending approval and still ends the message that was waiting behind it", async () => {
+  const { root, sessions, turns } = await leftRunning();
+  const previous = openStore(root);
+  const approval = previous.approvals.create({ sessionId: sessions[0], turnId: turns[0], toolCallId: "call_parked", name: "submit_review", input: {} });
+  const waiting = previous.turns.create({ sessionId: sessions[0], status: "queued", message: "and then this", botVersion: "v", createdAt: new Date(Date.now() + 10).toISOString() });
+  previous.close();
+  const { runtime, store } = restart(root, localTurnLeases);
+  expect(await runtime.recover()).toBe(2);
+  expect(store.turns.get(turns[0])?.status).toBe("running");
+  expect(store.turns.get(waiting.id)?.status).toBe("interrupted");
+  expect(store.turns.get(turns[1])?.status).toBe("interrupted");
+  expect((await runtime.listApprovals(me)).map((row) => row.id)).toEqual([approval.id]);
+});

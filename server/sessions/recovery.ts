@@ -6,7 +6,9 @@
  * the conversation, so the next turn's history has it, but recovery never
  * runs a model on its own. The files that message brought are handed back
  * to be written before the session's next turn. A turn parked on an
- * approval stays parked.
+ * approval stays parked, adopted: its session's lease is held (on
+ * Postgres, by whichever node's sweeper took it once its owner's lapsed)
+ * until the decision resumes it there (turn-chain.ts).
  *
  * The turn's tool calls are settled from the side-effect ledger first: a
  * call that returned but whose `action.result` was still buffered gets it
@@ -27,7 +29,7 @@ import type { AsyncRepositories, AsyncStore } from "../store/async-store.ts";
 import type { SessionRow, TurnRow } from "../store/types.ts";
 import { IN_DOUBT_MESSAGE } from "./call-ledger.ts";
 import type { SessionEventLog, TransactionAppend } from "./event-log.ts";
-import type { TurnLeases } from "./turn-lease.ts";
+import type { TurnLease, TurnLeases } from "./turn-lease.ts";
 import type { SessionWorkspaces } from "./workspaces.ts";
 
 export const INTERRUPTED_RUNNING = "The server stopped while this turn was running.";
@@ -48,27 +50,31 @@ export interface RecoveryOptions extends TurnEnding {
   busy: (sessionId: string) => boolean;
 }
 
+/** A turn parked on an approval whose owner is gone, adopted: its session's lease is held here while it waits for the decision. */
+export interface AdoptedTurn {
+  sessionId: string;
+  turnId: string;
+  lease: TurnLease;
+  /** Stops fencing the session's appends with `lease`: once the turn resumes (its own lease fences them) or is let go. */
+  unfence(): void;
+}
+
 export interface Recovered {
   /** Turns ended `interrupted`. */
   interrupted: number;
-  /** Turns parked on a pending approval: sessionId → turnId. */
-  parked: Map<string, string>;
+  /** Turns parked on an approval, adopted: each waits here for its decision. */
+  parked: AdoptedTurn[];
   /** Files messages of never-started turns brought, to write before each session's next turn. */
   files: Array<{ session: SessionRow; files: Record<string, string> }>;
 }
 
 export async function recoverTurns(options: RecoveryOptions): Promise<Recovered> {
   const { store, leases } = options;
-  const pendingApprovals = new Set((await store.approvals.listPending()).map((approval) => approval.turnId));
-  const recovered: Recovered = { interrupted: 0, parked: new Map(), files: [] };
+  const recovered: Recovered = { interrupted: 0, parked: [], files: [] };
   const now = options.now();
   const bySession = new Map<string, TurnRow[]>();
-  for (const turn of await store.turns.listByStatus(["queued", "running"])) {
+  for (const turn of await leases.lapsed(store)) {
     if (options.busy(turn.sessionId) || !leases.settled(turn, now)) continue;
-    if (pendingApprovals.has(turn.id)) {
-      if (leases.adoptsParked) recovered.parked.set(turn.sessionId, turn.id);
-      continue;
-    }
     bySession.set(turn.sessionId, [...(bySession.get(turn.sessionId) ?? []), turn]);
   }
   for (const [sessionId, unfinished] of bySession) {
@@ -82,21 +88,48 @@ export async function recoverTurns(options: RecoveryOptions): Promise<Recovered>
   return recovered;
 }
 
+/** Under the session's lease: adopts its turn parked on an approval, if it has one, or else ends its unfinished turns. */
 async function recoverSession(options: RecoveryOptions, sessionId: string, unfinished: TurnRow[], recovered: Recovered): Promise<void> {
   const taken = await options.leases.takeOver(sessionId, unfinished);
   if (!taken) return;
   const { lease, turns } = taken;
-  const unfence = lease.fence ? options.log.fence(sessionId, lease.fence) : undefined;
+  const unfence = lease.fence ? options.log.fence(sessionId, lease.fence) : () => undefined;
+  let adopted = false;
   try {
-    await endTurns(options, sessionId, turns, recovered);
+    const parked = await parkedTurn(options.store, sessionId, turns);
+    // The others end as they would without it (on SQLite a message accepted while it waited; on Postgres the lease gave running turns only).
+    await endTurns(options, sessionId, turns.filter((turn) => turn !== parked), recovered);
+    if (parked) {
+      recovered.parked.push({ sessionId, turnId: parked.id, lease, unfence });
+      adopted = true;
+    }
   } catch (error) {
     // Taken over again meanwhile (this node stalled past the lease): the new owner ends what is left.
     if (!lease.lost.aborted) throw error;
     options.logger.warn(`Recovery of session ${sessionId} stopped: ${messageOf(error)}`);
   } finally {
-    unfence?.();
-    await lease.release();
+    if (!adopted) {
+      unfence();
+      await lease.release();
+    }
   }
+}
+
+/**
+ * The running turn among `turns` that waits on an approval: one still
+ * pending, or one decided as the session's last event (decided through
+ * another node, or just before a crash, with nobody left to act on it: it
+ * resumes at once when adopted).
+ */
+async function parkedTurn(store: AsyncStore, sessionId: string, turns: readonly TurnRow[]): Promise<TurnRow | undefined> {
+  const running = turns.filter((turn) => turn.status === "running");
+  if (running.length === 0) return undefined;
+  const pending = new Set((await store.approvals.listPending({ sessionId })).map((approval) => approval.turnId));
+  const waiting = running.find((turn) => pending.has(turn.id));
+  if (waiting) return waiting;
+  const session = await store.sessions.get(sessionId);
+  const [last] = session ? await store.events.list(sessionId, { fromIndex: session.lastIndex }) : [];
+  return last?.type === "action.approval_resolved" ? running.find((turn) => turn.id === last.turnId) : undefined;
 }
 
 /**
@@ -105,16 +138,18 @@ async function recoverSession(options: RecoveryOptions, sessionId: string, unfin
  * (`lease.leftBehind`): their `action.in_doubt` and `turn.failed` come
  * before the new turn's message, as the sweeper would have recorded them.
  * A turn never started is left to the sweeper (it may be another live
- * node's, waiting for the lease), and so is one parked on an approval. The
- * caller holds the lease and has fenced the session's appends with it.
+ * node's, waiting for the lease). One parked on a pending approval is not
+ * ended here but returned (`parked`): the caller stops it, as a new message
+ * stops a parked turn on one node. The caller holds the lease and has
+ * fenced the session's appends with it.
  */
-export async function endLeftBehind(options: TurnEnding, sessionId: string, turns: readonly TurnRow[]): Promise<number> {
-  if (turns.length === 0) return 0;
-  const parked = new Set((await options.store.approvals.listPending({ sessionId })).map((approval) => approval.turnId));
-  const started = turns.filter((turn) => !parked.has(turn.id));
-  const recovered: Recovered = { interrupted: 0, parked: new Map(), files: [] };
-  await endTurns(options, sessionId, started, recovered, { startedOnly: true });
-  return recovered.interrupted;
+export async function endLeftBehind(options: TurnEnding, sessionId: string, turns: readonly TurnRow[]): Promise<{ interrupted: number; parked: string[] }> {
+  if (turns.length === 0) return { interrupted: 0, parked: [] };
+  const pending = new Set((await options.store.approvals.listPending({ sessionId })).map((approval) => approval.turnId));
+  const parked = turns.filter((turn) => turn.status === "running" && pending.has(turn.id));
+  const recovered: Recovered = { interrupted: 0, parked: [], files: [] };
+  await endTurns(options, sessionId, turns.filter((turn) => !parked.includes(turn)), recovered, { startedOnly: true });
+  return { interrupted: recovered.interrupted, parked: parked.map((turn) => turn.id) };
 }
 
 /** Ends `turns` `interrupted`, each in its own transaction, counting them in `recovered` as it goes. */

@@ -24,7 +24,7 @@ import { requireSession } from "./session-access.ts";
 import { SessionReader } from "./session-reader.ts";
 import { SessionTools } from "./session-tools.ts";
 import { cutForFork, type ForkPoint } from "./fork-cut.ts";
-import { recoverTurns } from "./recovery.ts";
+import { LeaseSweeper } from "./lease-sweeper.ts";
 import { checkToolStubs, modelConfigFor } from "./run-overrides.ts";
 import { type Admission, TurnChain } from "./turn-chain.ts";
 import { TurnExecutor } from "./turn-executor.ts";
@@ -126,7 +126,7 @@ export interface FollowUpAnswer {
  * (`TurnChain`), running one turn (`TurnExecutor`), the event log
  * (`SessionEventLog`), what stays in memory (`LiveSessions`), workspaces
  * (`SessionWorkspaces`), parked calls (`ApprovalDesk`) and recovery
- * (`recoverTurns`).
+ * (`LeaseSweeper`).
  */
 export class SessionRuntime {
   agent: ResolvedAgent;
@@ -151,8 +151,7 @@ export class SessionRuntime {
   private readonly chain: TurnChain;
   private readonly answers: IdempotentAnswers;
   private readonly leases: TurnLeases;
-  private sweeper: NodeJS.Timeout | undefined;
-  private sweeping: Promise<number> | undefined;
+  private readonly sweeper: LeaseSweeper;
 
   constructor(private readonly options: SessionRuntimeOptions) {
     this.journal = new MemoryJournal(path.join(options.stateRoot, JOURNAL_FOLDER), (error) =>
@@ -224,6 +223,19 @@ export class SessionRuntime {
       log: this.log,
       desk: this.approvals,
       resumeParked: (sessionId, turnId) => this.chain.resumeParked(sessionId, turnId),
+    });
+    this.sweeper = new LeaseSweeper({
+      store: this.store,
+      log: this.log,
+      workspaces: this.workspaces,
+      logger: options.logger,
+      now: this.now,
+      leases: this.leases,
+      chain: this.chain,
+      busy: (sessionId) => {
+        const live = this.lives.get(sessionId);
+        return live?.running !== undefined || live?.next !== undefined;
+      },
     });
   }
 
@@ -450,58 +462,12 @@ export class SessionRuntime {
    * After a crash or a stop: what the previous process left unfinished ends
    * `interrupted` (messages it accepted but never answered stay in the
    * conversation); turns parked on an approval wait for a decision. On a
-   * shared database this sweep then repeats (`leases.sweepEveryMs`): the
-   * turns of a node that died end on one of the others. Returns how many
-   * turns this first sweep ended. There, a failed first sweep (Postgres
-   * briefly unreachable) is logged, not fatal: the next one retries it.
+   * shared database this sweep then repeats (lease-sweeper.ts): the turns
+   * of a node that died end on one of the others, and those it left parked
+   * are adopted there. Returns how many turns this first sweep ended.
    */
-  async recover(): Promise<number> {
-    const every = this.leases.sweepEveryMs;
-    const interrupted = await this.sweep().catch((error: unknown) => {
-      if (every === undefined) throw error;
-      return this.sweepFailed(error);
-    });
-    if (every !== undefined && !this.sweeper) {
-      this.sweeper = setInterval(() => {
-        // One sweep at a time: a slow database never piles them up.
-        this.sweeping ??= this.sweep()
-          .then((ended) => {
-            if (ended > 0) this.options.logger.warn(`Ended ${ended} turn(s) of a node whose lease lapsed.`);
-            return ended;
-          })
-          .catch((error: unknown) => this.sweepFailed(error))
-          .finally(() => (this.sweeping = undefined));
-      }, every);
-      this.sweeper.unref();
-    }
-    return interrupted;
-  }
-
-  private sweepFailed(error: unknown): number {
-    this.options.logger.error(`The sweep of lapsed turns failed: ${messageOf(error)}`);
-    return 0;
-  }
-
-  private async sweep(): Promise<number> {
-    const { interrupted, parked, files } = await recoverTurns({
-      store: this.store,
-      log: this.log,
-      workspaces: this.workspaces,
-      logger: this.options.logger,
-      now: this.now,
-      leases: this.leases,
-      busy: (sessionId) => {
-        const live = this.lives.get(sessionId);
-        return live?.running !== undefined || live?.next !== undefined;
-      },
-    });
-    for (const [sessionId, turnId] of parked) this.chain.park(sessionId, turnId);
-    for (const { session, files: sent } of files) {
-      this.chain.beforeNextTurn(session.id, `Could not write the workspace files of session ${session.id} after a restart`, () =>
-        this.workspaces.write(session, sent),
-      );
-    }
-    return interrupted;
+  recover(): Promise<number> {
+    return this.sweeper.start();
   }
 
   /**
@@ -510,8 +476,7 @@ export class SessionRuntime {
    * for the next process. Nothing is recorded after this resolves.
    */
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
-    await this.sweeping;
+    await this.sweeper.stop();
     await this.chain.shutdown();
     this.leases.close();
     await this.log.close();

@@ -4,7 +4,8 @@
  * turn that waits for the running one (coalesce), or also interrupts the
  * running one (preempt). Turns of one session run one after another, stop
  * and shutdown end them, and turns parked on an approval by a previous
- * process wait here until a decision or a new message.
+ * process (or, on Postgres, by a node that is gone) wait here, adopted,
+ * until a decision or a new message.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Logger } from "../host/logger.ts";
@@ -17,6 +18,7 @@ import type { ApprovalDesk } from "./approval-desk.ts";
 import type { SessionEventLog } from "./event-log.ts";
 import type { Admitted, ChainedTurn, LiveSession, LiveSessions, QueuedTurn } from "./live-sessions.ts";
 import { parkedTurnFromEvents } from "./parked-turn.ts";
+import type { AdoptedTurn } from "./recovery.ts";
 import type { TurnExecutor, TurnStart } from "./turn-executor.ts";
 import { PREEMPTED, SHUTDOWN, STOPPED, type TurnEnd } from "./turn-runner.ts";
 
@@ -37,6 +39,11 @@ export interface TurnChainOptions {
   agent: () => ResolvedAgent;
 }
 
+/** A turn parked on an approval, adopted (recovery.ts): `stop` ends its watch of the lease and its fence. */
+interface Dormant extends AdoptedTurn {
+  stop(): void;
+}
+
 /** How a turn ends whose every message was rolled back: it never ran, and nobody was told it exists. */
 const WITHDRAWN: TurnEnd = { status: "cancelled", code: "withdrawn", message: "The transaction that admitted this turn's message rolled back." };
 
@@ -50,8 +57,8 @@ function joinAdmitted(admitted: readonly Admitted[]): Admitted {
 }
 
 export class TurnChain {
-  /** Turns parked on an approval by a previous process: sessionId → turnId. */
-  private readonly dormant = new Map<string, string>();
+  /** Turns parked on an approval by a previous process or a node that is gone, adopted here: by session. */
+  private readonly dormant = new Map<string, Dormant>();
   /**
    * Runs code in the context the runtime was created in. Promises of a turn
    * chain outlive the request that queued the turn; made inside it, they
@@ -162,18 +169,53 @@ export class TurnChain {
     });
   }
 
-  /** Records that a previous process left this turn parked on an approval. */
-  park(sessionId: string, turnId: string): void {
-    this.dormant.set(sessionId, turnId);
+  /**
+   * Holds a turn left parked on an approval (recovery.ts) until its decision
+   * resumes it: taken through this node (`resolveApproval`), or through
+   * another, which this node hears of from the lease's watch (the
+   * decision's notification, or the next heartbeat). A message accepted on
+   * another node that preempts ends it as a message here does; a lease lost
+   * lets it go untouched, to its new owner.
+   */
+  park(adopted: AdoptedTurn): void {
+    const { sessionId, turnId, lease } = adopted;
+    const letGo = () => {
+      if (this.dormant.get(sessionId)?.turnId !== turnId) return;
+      this.dormant.delete(sessionId);
+      dormant.stop();
+    };
+    const cancel = () => this.cancelDormant(sessionId);
+    const unwatch = lease.watch(() => void this.resumeIfDecided(sessionId, turnId));
+    const dormant: Dormant = {
+      ...adopted,
+      stop: () => {
+        unwatch();
+        lease.lost.removeEventListener("abort", letGo);
+        lease.preempted.removeEventListener("abort", cancel);
+        adopted.unfence();
+      },
+    };
+    this.dormant.set(sessionId, dormant);
+    // Lost or preempted while the sweep was still reading: the signal will not fire again.
+    if (lease.lost.aborted) return letGo();
+    if (lease.preempted.aborted) return void cancel();
+    lease.lost.addEventListener("abort", letGo, { once: true });
+    lease.preempted.addEventListener("abort", cancel, { once: true });
+    // Decided before it was adopted (as the session's last event): nothing will notify it again.
+    void this.resumeIfDecided(sessionId, turnId);
   }
 
   /** Continues a turn parked before a restart, once its approval is resolved; false when it was not parked. */
   async resumeParked(sessionId: string, turnId: string): Promise<boolean> {
-    if (this.dormant.get(sessionId) !== turnId) return false;
+    if (this.dormant.get(sessionId)?.turnId !== turnId) return false;
     const events = (await this.options.store.events.list(sessionId, { fromIndex: 0 })) as AnyBdkEvent[];
     // Still parked after the read: a message or a stop that came meanwhile cancelled it (and chained its own turn first).
-    if (this.dormant.get(sessionId) !== turnId) return true;
+    const dormant = this.dormant.get(sessionId);
+    if (dormant?.turnId !== turnId) return true;
     this.dormant.delete(sessionId);
+    dormant.stop();
+    // The resumed turn takes the lease over as it starts, as the same holder: never released, so no other node's sweep can take the gap.
+    dormant.lease.handOver();
     const rebuilt = parkedTurnFromEvents(events, turnId);
     if (rebuilt) this.chain(sessionId, this.options.lives.open(sessionId), turnId, () => ({ resume: rebuilt.parked, history: rebuilt.history }), {});
     return true;
@@ -208,7 +250,10 @@ export class TurnChain {
 
   /** The session is being deleted: its turns stop and it is forgotten. Resolves when its last turn has ended. */
   abandon(sessionId: string): Promise<unknown> {
+    const dormant = this.dormant.get(sessionId);
     this.dormant.delete(sessionId);
+    dormant?.stop();
+    void dormant?.lease.release().catch((error: unknown) => this.options.logger.warn(`Could not release the lease of deleted session ${sessionId}: ${messageOf(error)}`));
     const live = this.options.lives.get(sessionId);
     live?.next?.controller.abort(STOPPED);
     live?.running?.controller.abort(STOPPED);
@@ -261,23 +306,34 @@ export class TurnChain {
    * message), before the session's next turn starts.
    */
   private cancelDormant(sessionId: string): boolean {
-    const turnId = this.dormant.get(sessionId);
-    if (!turnId) return false;
+    const dormant = this.dormant.get(sessionId);
+    if (!dormant) return false;
     this.dormant.delete(sessionId);
-    this.beforeNextTurn(sessionId, `Could not end turn ${turnId} of session ${sessionId}, parked before the restart`, () => this.endDormant(sessionId, turnId));
+    this.beforeNextTurn(sessionId, `Could not end turn ${dormant.turnId} of session ${sessionId}, parked before the restart`, () => this.endDormant(dormant));
     return true;
   }
 
-  private async endDormant(sessionId: string, turnId: string): Promise<void> {
-    const { store, approvals, executor } = this.options;
-    for (const approval of await store.approvals.listPending({ sessionId })) {
-      // Resolved by someone else since the list was read: the stop goes on regardless.
-      await approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" }).catch((error: unknown) => {
-        if (!(error instanceof BdkError && error.code === "already_resolved")) throw error;
-      });
+  /** Resumes the adopted turn once none of its approvals is pending any more (decided here or on another node). */
+  private async resumeIfDecided(sessionId: string, turnId: string): Promise<void> {
+    try {
+      if (this.dormant.get(sessionId)?.turnId !== turnId) return;
+      const pending = await this.options.store.approvals.listPending({ sessionId });
+      if (!pending.some((approval) => approval.turnId === turnId)) await this.resumeParked(sessionId, turnId);
+    } catch (error) {
+      // The next notification or heartbeat checks again.
+      this.options.logger.warn(`Could not check the approvals of parked turn ${turnId} of session ${sessionId}: ${messageOf(error)}`);
     }
-    const session = await store.sessions.get(sessionId);
-    if (session) await executor.finish(session, turnId, { ...STOPPED }, true);
+  }
+
+  /** Ends an adopted turn as stopped, under its lease, then lets the lease go: to this node's next turn when one waits here, else to any node. */
+  private async endDormant(dormant: Dormant): Promise<void> {
+    try {
+      await this.options.executor.stopParked(dormant.sessionId, dormant.turnId);
+    } finally {
+      dormant.stop();
+      if (this.options.lives.get(dormant.sessionId)?.next) dormant.lease.handOver();
+      else await dormant.lease.release();
+    }
   }
 
   /** Chains a turn after the session's previous one, however that ended (a failure was logged where it happened). */

@@ -13,7 +13,7 @@ import type { ResolvedAgent } from "../load/types.ts";
 import type { McpConnections } from "../mcp/connections.ts";
 import type { MemoryJournal } from "../memory/journal.ts";
 import { rememberTurn, shareJournal } from "../memory/memory.ts";
-import { messageOf } from "../protocol/errors.ts";
+import { BdkError, messageOf } from "../protocol/errors.ts";
 import { addUsage, type AnyBdkEvent, type EventDataByType, type EventDraft } from "../protocol/events.ts";
 import type { ModelStepRecord } from "../protocol/model-calls.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
@@ -134,10 +134,34 @@ export class TurnExecutor {
     }
   }
 
-  /** What a dead owner started and left unfinished ends first, so this turn's history and log come after it. */
+  /**
+   * Ends a turn parked on an approval without running it, as a stop or a
+   * new message does: its pending approvals are denied, then it ends
+   * `stopped`. The caller holds the session's lease.
+   */
+  async stopParked(sessionId: string, turnId: string): Promise<void> {
+    const { store, approvals } = this.options;
+    for (const approval of await store.approvals.listPending({ sessionId })) {
+      if (approval.turnId !== turnId) continue;
+      // Resolved by someone else since the list was read: the stop goes on regardless.
+      await approvals.resolve(approval, { approved: false, by: "system", reason: "the turn was stopped" }).catch((error: unknown) => {
+        if (!(error instanceof BdkError && error.code === "already_resolved")) throw error;
+      });
+    }
+    const session = await store.sessions.get(sessionId);
+    if (session) await this.finish(session, turnId, { ...STOPPED }, true);
+  }
+
+  /**
+   * What a dead owner started and left unfinished ends first, so this turn's
+   * history and log come after it; a turn it left parked on an approval is
+   * stopped, as this message would stop it on one node.
+   */
   private async endLeftBehind(sessionId: string, lease: TurnLease): Promise<void> {
     const { store, log, lives, workspaces, logger, services } = this.options;
-    const ended = await endLeftBehind({ store, log, workspaces, logger, now: services.now }, sessionId, lease.leftBehind);
+    const { interrupted, parked } = await endLeftBehind({ store, log, workspaces, logger, now: services.now }, sessionId, lease.leftBehind);
+    for (const turnId of parked) await this.stopParked(sessionId, turnId);
+    const ended = interrupted + parked.length;
     if (ended === 0) return;
     logger.warn(`Ended ${ended} turn(s) of session ${sessionId} that a node whose lease lapsed left running.`);
     const live = lives.get(sessionId);

@@ -2,8 +2,9 @@
  * One owner per session (issue 16, item 2), as the runtime sees it: a turn
  * runs while its process holds the session's lease; every append it makes
  * is fenced by the lease (checked in the append's transaction); losing the
- * lease (a takeover, a failed heartbeat) stops the turn. A sweeper ends the
- * unfinished turns of sessions whose owner is gone.
+ * lease (a takeover, a failed heartbeat) stops the turn. A sweeper
+ * (lease-sweeper.ts) ends the unfinished turns of sessions whose owner is
+ * gone, and adopts those parked on an approval.
  *
  * Two implementations of the one interface: on SQLite one process owns the
  * whole store (the process lock), so its lease is always granted and fences
@@ -11,6 +12,7 @@
  * heartbeat and a rising fencing token, in its own module (pg-turn-leases.ts)
  * so a server on SQLite never loads the Postgres driver.
  */
+import type { AsyncStore } from "../store/async-store.ts";
 import type { TurnRow } from "../store/types.ts";
 
 export interface TurnLease {
@@ -49,6 +51,13 @@ export interface TurnLease {
 
 export interface TurnLeases {
   /**
+   * The sweep's candidates: the unfinished turns of sessions no live owner
+   * holds, in one query (on Postgres a live lease is filtered out by it, so
+   * the sweep never tries to take one). `store`: the runtime's; on SQLite
+   * this process owns it, so every unfinished turn in it is a candidate.
+   */
+  lapsed(store: AsyncStore): Promise<TurnRow[]>;
+  /**
    * The session's lease for `turnId`, waiting while another node holds it
    * (its turn runs there first); rejects with the signal's reason when
    * aborted meanwhile. Undefined when another node ended the turn while it
@@ -57,18 +66,17 @@ export interface TurnLeases {
   acquire(sessionId: string, turnId: string, signal: AbortSignal): Promise<TurnLease | undefined>;
   /**
    * The session's lease for the sweeper, once its owner is gone, with which
-   * of the session's unfinished `turns` it may end now; undefined while an
-   * owner holds it.
+   * of the session's unfinished `turns` it may end (or adopt, when parked)
+   * now; undefined while an owner holds it. Taken as this node: a turn of
+   * the session resumed here later takes it over as its own.
    */
   takeOver(sessionId: string, turns: readonly TurnRow[]): Promise<{ lease: TurnLease; turns: readonly TurnRow[] } | undefined>;
   /** Whether `turn` is old enough for the sweeper: one younger than a lease may have just been accepted on a node whose turn has not taken the lease yet. */
   settled(turn: TurnRow, now: Date): boolean;
   /** How often the sweeper runs; undefined: once, at startup (nothing else can leave turns behind while this process runs). */
   readonly sweepEveryMs?: number;
-  /** The process stops: heartbeats end (a turn left parked keeps its row, which lapses), nothing is released. */
+  /** The process stops: heartbeats end (a turn left parked keeps its row, which lapses, and another node adopts it), nothing is released. */
   close(): void;
-  /** Whether recovery waits here for the approval of a turn parked by a previous process; across nodes it stays parked in the store. */
-  readonly adoptsParked: boolean;
 }
 
 /**
@@ -92,9 +100,9 @@ const HELD_FOR_EVER: TurnLease = {
 
 /** One process owns the store: every lease is granted at once and fences nothing. */
 export const localTurnLeases: TurnLeases = {
+  lapsed: (store) => store.turns.listByStatus(["queued", "running"]),
   acquire: async () => HELD_FOR_EVER,
   takeOver: async (_sessionId, turns) => ({ lease: HELD_FOR_EVER, turns }),
   settled: () => true,
   close: () => undefined,
-  adoptsParked: true,
 };

@@ -1,7 +1,9 @@
 /**
  * A project whose one tool, `charge_card` (a write), leaves a line in
  * `CHARGE_LOG` (its side effect) and then never returns: a server killed
- * while it runs leaves a call that took effect and never finished.
+ * while it runs leaves a call that took effect and never finished. With
+ * `approved`, the call waits for a person's approval first and returns once
+ * it has charged: a turn parked on a node that then goes away.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -17,7 +19,7 @@ export interface ChargeBot {
   chargeTaken(): Promise<void>;
 }
 
-export function chargeBot(name: string): ChargeBot {
+export function chargeBot(name: string, options: { approved?: boolean } = {}): ChargeBot {
   const dir = tempProject({
     "package.json": `{ "name": "${name}", "type": "module" }`,
     "bot/instructions.md": "You take payments.",
@@ -26,11 +28,11 @@ import { defineTool } from "bdk/tools";
 import { z } from "zod";
 export default defineTool({
   description: "Charge the card.",
-  effect: "write",
+  effect: "write",${options.approved ? "\n  needsApproval: true," : ""}
   inputSchema: z.object({ amount: z.number() }),
   execute: ({ amount }) => {
     appendFileSync(process.env.CHARGE_LOG!, "charged " + amount + "\\n");
-    return new Promise(() => {});
+    return ${options.approved ? '{ charged: amount }' : "new Promise(() => {})"};
   },
 });
 `,

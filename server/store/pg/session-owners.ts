@@ -4,8 +4,13 @@
  * rises on every takeover. Expiry is decided by the database clock, so the
  * nodes' clocks never need to agree.
  */
+import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type pg from "pg";
+import { toRow } from "../turns.ts";
+import type { TurnRow } from "../types.ts";
+import { pgDb } from "./db.ts";
 import { SESSIONS_CHANNEL } from "./notify.ts";
+import { sessionOwners, turns } from "./schema.ts";
 
 /** What a holder keeps while it owns a session: every append carries the token. */
 export interface SessionLease {
@@ -20,6 +25,14 @@ export interface SessionOwners {
    * default 0), or already ours; undefined while another holder's lease runs.
    */
   acquire(sessionId: string, holder: string, ttlMs: number, lapsedForMs?: number): Promise<SessionLease | undefined>;
+  /**
+   * Takes the session only when it is free or lapsed (for at least
+   * `lapsedForMs`), even from `holder` itself: how the sweeper takes a dead
+   * owner's session as this node, never one of this node's live turns.
+   */
+  takeLapsed(sessionId: string, holder: string, ttlMs: number, lapsedForMs: number): Promise<SessionLease | undefined>;
+  /** The `queued` and `running` turns of sessions without a live lease (lapsed, or never taken): the sweep's candidates, in one query. */
+  lapsedTurns(): Promise<TurnRow[]>;
   /** Extends the lease; false when it was taken over (the holder must stop writing). */
   heartbeat(lease: SessionLease, ttlMs: number): Promise<boolean>;
   /** Lets the lease lapse now, so another node may take the session at once (its waiting turns are woken: notify.ts). */
@@ -32,20 +45,40 @@ export interface SessionOwners {
   takePreemptRequests(sessionId: string, turnId: string | undefined): Promise<boolean>;
 }
 
+/**
+ * Takes the session's row when it is free, lapsed for at least
+ * `lapsedForMs`, or (`own`) already `holder`'s. The token rises on every
+ * acquisition, even a holder's own: a restarted process never writes with
+ * its old token.
+ */
+async function take(pool: pg.Pool, sessionId: string, holder: string, ttlMs: number, lapsedForMs: number, own: boolean): Promise<SessionLease | undefined> {
+  const { rows } = await pool.query<{ token: string }>(
+    `INSERT INTO session_owners (session_id, holder, token, expires_at)
+     VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond')
+     ON CONFLICT (session_id) DO UPDATE
+       SET holder = excluded.holder, token = session_owners.token + 1, expires_at = excluded.expires_at
+       WHERE session_owners.expires_at <= clock_timestamp() - $4 * interval '1 millisecond' OR ($5 AND session_owners.holder = excluded.holder)
+     RETURNING token`,
+    [sessionId, holder, ttlMs, lapsedForMs, own],
+  );
+  return rows[0] ? { sessionId, holder, token: Number(rows[0].token) } : undefined;
+}
+
 export function createSessionOwners(pool: pg.Pool): SessionOwners {
   return {
-    async acquire(sessionId, holder, ttlMs, lapsedForMs = 0) {
-      // The token rises on every acquisition, even a holder's own: a restarted process never writes with its old token.
-      const { rows } = await pool.query<{ token: string }>(
-        `INSERT INTO session_owners (session_id, holder, token, expires_at)
-         VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond')
-         ON CONFLICT (session_id) DO UPDATE
-           SET holder = excluded.holder, token = session_owners.token + 1, expires_at = excluded.expires_at
-           WHERE session_owners.expires_at <= clock_timestamp() - $4 * interval '1 millisecond' OR session_owners.holder = excluded.holder
-         RETURNING token`,
-        [sessionId, holder, ttlMs, lapsedForMs],
-      );
-      return rows[0] ? { sessionId, holder, token: Number(rows[0].token) } : undefined;
+    acquire: (sessionId, holder, ttlMs, lapsedForMs = 0) => take(pool, sessionId, holder, ttlMs, lapsedForMs, true),
+
+    takeLapsed: (sessionId, holder, ttlMs, lapsedForMs) => take(pool, sessionId, holder, ttlMs, lapsedForMs, false),
+
+    async lapsedTurns() {
+      // Live leases are filtered out here, by the database clock: the sweeper never touches (nor locks) a session a node runs.
+      const rows = await pgDb(pool)
+        .select({ turn: turns })
+        .from(turns)
+        .leftJoin(sessionOwners, eq(sessionOwners.sessionId, turns.sessionId))
+        .where(and(inArray(turns.status, ["queued", "running"]), or(isNull(sessionOwners.sessionId), lte(sessionOwners.expiresAt, sql`clock_timestamp()`))))
+        .orderBy(turns.createdAt, turns.id);
+      return rows.map((row) => toRow(row.turn));
     },
 
     async heartbeat(lease, ttlMs) {
