@@ -5,6 +5,7 @@ import type { AsyncRepository } from "../async-store.ts";
 import { DEFAULT_BATCH, type EventsRepository, type RawRow, rowsToNdjson, toEvent } from "../events.ts";
 import type { PgContext } from "./context.ts";
 import type { PgDb } from "./db.ts";
+import { LeaseLostError, ownerRefusal } from "./lease-lost.ts";
 import { EVENTS_CHANNEL } from "./notify.ts";
 import { events, sessions } from "./schema.ts";
 
@@ -17,27 +18,44 @@ import { events, sessions } from "./schema.ts";
  * gap-free. It also queues a notification on `bdk_events` (notify.ts) with
  * the session and its new head, which Postgres delivers to the other nodes
  * only if and when the append commits.
+ *
+ * With `fencingToken` the same statement is fenced (issue 16 item 2): it
+ * first locks the session's owner row and stores nothing unless that token
+ * still holds a live lease, then throws `LeaseLostError`. The owner row is
+ * locked before the session row, as `checkOwner` does, so a takeover lands
+ * before or after the append, never inside it.
  */
-export async function appendEvents(db: PgDb, sessionId: string, drafts: readonly EventDraft[], now: () => string): Promise<AnyBdkEvent[]> {
+export async function appendEvents(db: PgDb, sessionId: string, drafts: readonly EventDraft[], now: () => string, fencingToken?: number): Promise<AnyBdkEvent[]> {
   const at = now();
+  // An uncorrelated EXISTS is a one-time filter: the owner row is locked and checked before the session row is read.
+  const fenced = fencingToken === undefined ? sql`` : sql`AND EXISTS (SELECT 1 FROM owner WHERE owner.token = ${fencingToken} AND owner.live)`;
   // sql.param: an array is one parameter (a Postgres array), not a list.
-  const result = await db.execute<{ first: number }>(sql`
-    WITH head AS (SELECT last_index FROM ${sessions} WHERE id = ${sessionId} FOR UPDATE),
+  const result = await db.execute<{ first: number | null; token: string | null; live: boolean | null }>(sql`
+    WITH owner AS (
+      SELECT token, expires_at > clock_timestamp() AS live FROM session_owners
+      WHERE session_id = ${sessionId} AND ${fencingToken !== undefined} FOR UPDATE
+    ),
+    head AS (SELECT last_index FROM ${sessions} WHERE id = ${sessionId} ${fenced} FOR UPDATE),
     stored AS (
       INSERT INTO ${events} (session_id, idx, type, turn_id, at, data)
       SELECT ${sessionId}, head.last_index + draft.ord, draft.type, draft.turn_id, ${at}, draft.data
       FROM head, unnest(${sql.param(drafts.map((d) => d.type))}::text[], ${sql.param(drafts.map((d) => d.turnId ?? null))}::text[], ${sql.param(drafts.map((d) => JSON.stringify(d.data)))}::json[])
         WITH ORDINALITY AS draft(type, turn_id, data, ord)
+    ),
+    moved AS (
+      UPDATE ${sessions} SET last_index = head.last_index + ${drafts.length}, updated_at = ${at}
+      FROM head WHERE ${sessions.id} = ${sessionId}
+      RETURNING head.last_index + 1 AS first,
+        pg_notify(${EVENTS_CHANNEL}, ${sessionId} || ' ' || (head.last_index + ${drafts.length}))
     )
-    UPDATE ${sessions} SET last_index = head.last_index + ${drafts.length}, updated_at = ${at}
-    FROM head WHERE ${sessions.id} = ${sessionId}
-    RETURNING head.last_index + 1 AS first,
-      pg_notify(${EVENTS_CHANNEL}, ${sessionId} || ' ' || (head.last_index + ${drafts.length}))`);
-  const head = result.rows[0];
-  if (!head) throw new BdkError("not_found", `Session ${sessionId} not found.`);
-  return drafts.map((draft, i) =>
-    toEvent({ sessionId, idx: head.first + i, type: draft.type, turnId: draft.turnId ?? null, at, data: draft.data }),
-  );
+    SELECT (SELECT first FROM moved) AS first, owner.token, owner.live FROM (SELECT 1) AS one LEFT JOIN owner ON true`);
+  const { first, token, live } = result.rows[0];
+  if (first === null) {
+    const refusal = fencingToken === undefined ? undefined : ownerRefusal(token === null ? undefined : { token, live: live === true }, fencingToken);
+    if (refusal) throw new LeaseLostError(sessionId, fencingToken!, refusal);
+    throw new BdkError("not_found", `Session ${sessionId} not found.`);
+  }
+  return drafts.map((draft, i) => toEvent({ sessionId, idx: first + i, type: draft.type, turnId: draft.turnId ?? null, at, data: draft.data }));
 }
 
 const rawColumns = { idx: events.idx, type: events.type, turnId: events.turnId, at: events.at, data: sql<string>`${events.data}::text` };
@@ -71,8 +89,8 @@ export function createPgEventsRepository(ctx: PgContext): AsyncRepository<Events
   };
 
   return {
-    async append(sessionId, drafts) {
-      return drafts.length === 0 ? [] : appendEvents(db, sessionId, drafts, ctx.now);
+    async append(sessionId, drafts, fencingToken) {
+      return drafts.length === 0 ? [] : appendEvents(db, sessionId, drafts, ctx.now, fencingToken);
     },
 
     async list(sessionId, options = {}) {
