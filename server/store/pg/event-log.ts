@@ -13,7 +13,6 @@
  */
 import type pg from "pg";
 import type { AnyBdkEvent, EventDraft } from "../../protocol/events.ts";
-import { pgDb } from "./db.ts";
 import { appendEvents } from "./events.ts";
 import type { SessionLease } from "./session-owners.ts";
 import { LeaseLostError, ownerRefusal } from "./lease-lost.ts";
@@ -45,7 +44,7 @@ export async function checkOwner(client: pg.ClientBase, lease: SessionLease): Pr
 export function createPgEventLog(pool: pg.Pool, now: () => string = () => new Date().toISOString()): PgEventLog {
   return {
     async append(lease, drafts) {
-      return appendEvents(pgDb(pool), lease.sessionId, drafts, now, lease.token);
+      return appendEvents(pool, lease.sessionId, drafts, now, lease.token);
     },
   };
 }
