@@ -33,10 +33,11 @@ interface OwnerRow {
  * can only land before or after it. Throws `LeaseLostError` otherwise.
  */
 export async function checkOwner(client: pg.ClientBase, lease: SessionLease): Promise<void> {
-  const { rows } = await client.query<OwnerRow>(
-    "SELECT token, expires_at > clock_timestamp() AS live FROM session_owners WHERE session_id = $1 FOR UPDATE",
-    [lease.sessionId],
-  );
+  const { rows } = await client.query<OwnerRow>({
+    name: "bdk_owner_check",
+    text: "SELECT token, expires_at > clock_timestamp() AS live FROM session_owners WHERE session_id = $1 FOR UPDATE",
+    values: [lease.sessionId],
+  });
   const refusal = ownerRefusal(rows[0], lease.token);
   if (refusal) throw new LeaseLostError(lease.sessionId, lease.token, refusal);
 }

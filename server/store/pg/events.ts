@@ -29,7 +29,7 @@ export async function appendEvents(client: pg.Pool | pg.ClientBase, sessionId: s
   const at = now();
   const { rows } = await client.query<{ first: number | null; token: string | null; live: boolean | null }>({
     name: "bdk_append_events",
-    text: APPEND,
+    text: APPEND_EVENTS,
     values: [sessionId, at, drafts.map((d) => d.type), drafts.map((d) => d.turnId ?? null), drafts.map((d) => JSON.stringify(d.data)), fencingToken ?? null],
   });
   const { first, token, live } = rows[0];
@@ -42,13 +42,13 @@ export async function appendEvents(client: pg.Pool | pg.ClientBase, sessionId: s
 }
 
 /**
- * The append as one named statement ($1 session, $2 time, $3–$5 the drafts'
+ * The append as one named statement (exported for bench/cluster/append.ts) ($1 session, $2 time, $3–$5 the drafts'
  * types, turns and data as arrays, $6 the fencing token or null): parsed
  * and planned once per connection. The uncorrelated EXISTS is a one-time
  * filter, so the owner row is locked and checked before the session row is
  * read.
  */
-const APPEND = `
+export const APPEND_EVENTS = `
   WITH owner AS (
     SELECT token, expires_at > clock_timestamp() AS live FROM session_owners
     WHERE session_id = $1 AND $6::bigint IS NOT NULL FOR UPDATE
