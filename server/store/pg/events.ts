@@ -46,7 +46,10 @@ export async function appendEvents(client: pg.Pool | pg.ClientBase, sessionId: s
  * types, turns and data as arrays, $6 the fencing token or null): parsed
  * and planned once per connection. The uncorrelated EXISTS is a one-time
  * filter, so the owner row is locked and checked before the session row is
- * read.
+ * read. Named against unnamed, same text (bench/cluster/append.ts, 2-core
+ * box, load average 3.4): 5,914 against 2,222 appends/s, Postgres planning
+ * and executing 0.11 ms against 0.32 ms, the node 0.059 ms of CPU against
+ * 0.096 ms per append.
  */
 export const APPEND_EVENTS = `
   WITH owner AS (
