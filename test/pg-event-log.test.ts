@@ -9,7 +9,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AnyBdkEvent } from "../server/protocol/events.ts";
-import { createPgEventLog, LeaseLostError } from "../server/store/pg/event-log.ts";
+import { createPgEventLog } from "../server/store/pg/event-log.ts";
+import { LeaseLostError } from "../server/store/pg/lease-lost.ts";
 import { createSessionOwners, type SessionLease } from "../server/store/pg/session-owners.ts";
 import { openPgStore, type PgStore } from "../server/store/pg/store.ts";
 import { KIT_DIR } from "./support/bdk-server.ts";
@@ -105,7 +106,7 @@ it("refuses every append of a node whose lease was taken over, even mid-stream",
   const refused = await writerA;
   expect(appendedByA.length).toBeGreaterThan(0);
   expect(refused).toBeInstanceOf(LeaseLostError);
-  expect((refused as Error).message).toMatch(/node-a no longer owns session ses_fenced/);
+  expect((refused as Error).message).toContain(`token ${stale.token} no longer owns session ses_fenced`);
   await expect(a.log.append(stale, [message("a late")])).rejects.toBeInstanceOf(LeaseLostError);
   expect(await a.owners.heartbeat(stale, 60_000)).toBe(false);
 
@@ -169,7 +170,7 @@ it("refuses a paused owner's appends once another process took the session over 
   }
   // A wakes up and is refused: by its token, or, if it was paused inside an append, by the server having ended that transaction.
   await a.exited;
-  expect(a.lines.at(-1)).toMatch(/^(refused: node-a no longer owns session ses_paused|failed: )/);
+  expect(a.lines.at(-1)).toMatch(/^(refused: The holder of token \d+ no longer owns session ses_paused|failed: )/);
 
   const stored = await (await node()).store.events.list("ses_paused");
   expect(stored.map((event) => event.index)).toEqual(stored.map((_, i) => i));

@@ -19,7 +19,7 @@ import type { AnyBdkEvent } from "../server/protocol/events.ts";
 import { SessionEventLog } from "../server/sessions/event-log.ts";
 import { SessionRuntime } from "../server/sessions/session-runtime.ts";
 import { pgTurnLeases } from "../server/sessions/pg-turn-leases.ts";
-import { LeaseLostError } from "../server/store/pg/event-log.ts";
+import { LeaseLostError } from "../server/store/pg/lease-lost.ts";
 import { createSessionOwners } from "../server/store/pg/session-owners.ts";
 import { openPgStore, type PgStore } from "../server/store/pg/store.ts";
 import { readNdjson, type RunningServer, startServer } from "./support/bdk-server.ts";

@@ -196,7 +196,7 @@ async function profile(setup: Setup, databaseUrl?: string) {
     const calls = rows.reduce((sum, row) => sum + Number(row.calls), 0);
     const execMs = rows.reduce((sum, row) => sum + row.total_exec_time, 0);
     console.log(`  statements per turn: ${fmt(calls / turns)} (each a round trip, BEGIN and COMMIT included), executing ${perTurn(execMs)} in Postgres; the most frequent:`);
-    for (const row of rows.slice(0, 15)) {
+    for (const row of rows.slice(0, 30)) {
       const shown = row.query.replace(/\s+/g, " ").slice(0, 150);
       console.log(`  ${(Number(row.calls) / turns).toFixed(2).padStart(6)}/turn ${perTurn(row.total_exec_time).padStart(9)}  ${shown}`);
     }

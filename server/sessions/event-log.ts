@@ -9,6 +9,7 @@ import type { AnyBdkEvent, EventDraft } from "../protocol/events.ts";
 import { toNdjson } from "../protocol/ndjson.ts";
 import type { AsyncStore, AsyncTransaction } from "../store/async-store.ts";
 import { EventBus } from "./event-bus.ts";
+import type { AppendFence } from "./turn-lease.ts";
 import { followSession } from "./follow.ts";
 
 export type EventObserver = (sessionId: string, events: readonly AnyBdkEvent[]) => void;
@@ -48,8 +49,8 @@ export class SessionEventLog {
   private readonly observers = new Set<EventObserver>();
   /** Sessions deleted while a turn was still ending there: it has nowhere to record anything. */
   private readonly muted = new Set<string>();
-  /** Sessions whose appends are fenced by a lease (turn-lease.ts): checked first in each transaction that writes there. */
-  private readonly fences = new Map<string, () => Promise<void>>();
+  /** Sessions whose appends are fenced by a lease (turn-lease.ts): its token goes with each append there. */
+  private readonly fences = new Map<string, AppendFence>();
   private closed = false;
 
   constructor(
@@ -84,7 +85,8 @@ export class SessionEventLog {
     let buffered: Buffered | undefined = taken;
     return this.serially(sessionId, () =>
       this.store.transaction(async (tx) => {
-        await this.fences.get(sessionId)?.();
+        // At the start: the work may write rows before it appends, and they must be refused with the append.
+        await this.fences.get(sessionId)?.check();
         const append: TransactionAppend = async (drafts) => {
           const carried = buffered ?? NOTHING_BUFFERED;
           buffered = undefined;
@@ -98,6 +100,7 @@ export class SessionEventLog {
         if (buffered && (buffered.drafts.length > 0 || buffered.writes.length > 0)) await append([]);
         return result;
       }).catch(async (error: unknown) => {
+        this.fences.get(sessionId)?.failed(error);
         // The rollback took the events buffered before this call with it: they belong to a turn, not to the failed work.
         if (taken !== NOTHING_BUFFERED && !this.closed && !this.muted.has(sessionId)) {
           await this.storeAndPublish(sessionId, taken, []).catch((lost: unknown) =>
@@ -171,11 +174,11 @@ export class SessionEventLog {
   }
 
   /**
-   * From now on every transaction that appends to the session runs `fence`
-   * first (a lease's token check): when it rejects, nothing is stored.
+   * From now on every append to the session is fenced by `fence` (a lease's
+   * token): once the store refuses it, nothing more is stored there.
    * Returns the removal.
    */
-  fence(sessionId: string, fence: () => Promise<void>): () => void {
+  fence(sessionId: string, fence: AppendFence): () => void {
     this.fences.set(sessionId, fence);
     return () => {
       if (this.fences.get(sessionId) === fence) this.fences.delete(sessionId);
@@ -283,20 +286,28 @@ export class SessionEventLog {
     if (this.muted.has(sessionId)) return [];
     const all = buffered.drafts.length > 0 ? [...buffered.drafts, ...drafts] : drafts;
     if (all.length === 0) return [];
-    return (await repositories.events.append(sessionId, all)) as AnyBdkEvent[];
+    return (await repositories.events.append(sessionId, all, this.fences.get(sessionId)?.token)) as AnyBdkEvent[];
   }
 
-  /** Stores the buffered events and rows, then `drafts`, and publishes them; resolves with the drafts' events. */
+  /**
+   * Stores the buffered events and rows, then `drafts`, and publishes them;
+   * resolves with the drafts' events. Events alone are one fenced append
+   * statement; rows go with them in a transaction, refused with the append.
+   */
   private async storeAndPublish(sessionId: string, buffered: Buffered, drafts: EventDraft[]): Promise<AnyBdkEvent[]> {
-    const fence = this.fences.get(sessionId);
-    const stored =
-      buffered.writes.length === 0 && !fence
-        ? await this.write(sessionId, buffered, drafts, this.store)
-        : await this.store.transaction(async (tx) => {
-            await fence?.();
-            for (const write of buffered.writes) await write(tx);
-            return this.write(sessionId, buffered, drafts, tx);
-          });
+    let stored: AnyBdkEvent[];
+    try {
+      stored =
+        buffered.writes.length === 0
+          ? await this.write(sessionId, buffered, drafts, this.store)
+          : await this.store.transaction(async (tx) => {
+              for (const write of buffered.writes) await write(tx);
+              return this.write(sessionId, buffered, drafts, tx);
+            });
+    } catch (error) {
+      this.fences.get(sessionId)?.failed(error);
+      throw error;
+    }
     this.publish(sessionId, stored);
     return stored.slice(buffered.drafts.length);
   }

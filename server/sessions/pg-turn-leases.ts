@@ -6,7 +6,7 @@
 import type { Logger } from "../host/logger.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { PgStore } from "../store/pg/store.ts";
-import { LeaseLostError } from "../store/pg/event-log.ts";
+import { LeaseLostError } from "../store/pg/lease-lost.ts";
 import { createSessionOwners, type SessionLease } from "../store/pg/session-owners.ts";
 import { nodeHolder } from "../store/pg/leases.ts";
 import type { TurnRow } from "../store/types.ts";
@@ -86,13 +86,12 @@ export function pgTurnLeases(options: PgTurnLeasesOptions): TurnLeases {
         watchers.add(changed);
         return () => watchers.delete(changed);
       },
-      async fence() {
-        try {
-          await store.checkOwner(lease);
-        } catch (error) {
+      fence: {
+        token: lease.token,
+        check: () => store.checkOwner(lease),
+        failed(error) {
           if (error instanceof LeaseLostError) lose(error.message);
-          throw error;
-        }
+        },
       },
       async release() {
         stop();

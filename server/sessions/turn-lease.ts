@@ -41,12 +41,27 @@ export interface TurnLease {
    * heartbeat for a lost one. Returns the function that stops it.
    */
   watch(changed: () => void): () => void;
-  /** Run inside each transaction that appends to the session: rejects when the lease no longer holds. Absent when nothing else can write. */
-  readonly fence?: () => Promise<void>;
+  /** What fences the session's appends while the lease is held. Absent when nothing else can write. */
+  readonly fence?: AppendFence;
   /** Lets the session go: another node may take it at once. */
   release(): Promise<void>;
   /** Stops holding without letting go: the next turn of the session, queued here, takes the lease over as it starts. */
   handOver(): void;
+}
+
+/**
+ * A lease's fence on the session's appends. A plain append carries the
+ * token and the store checks it in the append statement itself (one round
+ * trip, no transaction); a transaction that writes other rows first checks
+ * the lease at its start instead, so those rows are refused with it.
+ */
+export interface AppendFence {
+  /** The lease's fencing token: the store refuses an append carrying it once another holder took the session. */
+  readonly token: number;
+  /** Checks the lease inside the open transaction, locking it until that ends; rejects when it no longer holds. */
+  check(): Promise<void>;
+  /** An append under this fence failed with `error`: when the store refused the token, the lease is lost. */
+  failed(error: unknown): void;
 }
 
 export interface TurnLeases {

@@ -16,8 +16,14 @@ export interface EventsRepository {
    * Stores the drafts with the next gap-free indexes (one write transaction,
    * safe with several processes), then copies them to the trace file.
    * Throws `not_found` for an unknown session.
+   *
+   * `fencingToken`: the appender's session lease (turn-lease.ts). A store
+   * nodes share stores nothing unless that token still holds the lease,
+   * checked in the append itself; this one has a single owning process
+   * (the process lock), so there is no other holder to refuse and it is
+   * not read.
    */
-  append(sessionId: string, drafts: readonly EventDraft[]): AnyBdkEvent[];
+  append(sessionId: string, drafts: readonly EventDraft[], fencingToken?: number): AnyBdkEvent[];
   list(sessionId: string, options?: EventListOptions): AnyBdkEvent[];
   /** Batches in index order until the end, including events appended meanwhile. */
   iterate(sessionId: string, fromIndex?: number, batchSize?: number): Generator<AnyBdkEvent[], void, undefined>;

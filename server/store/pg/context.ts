@@ -1,9 +1,12 @@
+import type pg from "pg";
 import type { PgDb } from "./db.ts";
 
 /** What every Postgres repository is built from; internal to server/store/pg. */
 export interface PgContext {
   /** The pool, or the connection of the transaction these repositories run in. */
   db: PgDb;
+  /** The same, as the driver's: for the hot-path statements sent as prepared ones (a name, a fixed text). */
+  client: pg.Pool | pg.PoolClient;
   /** The store clock as an ISO-8601 string. */
   now: () => string;
   /** Runs `effect` once the transaction these repositories run in commits (at once on the pool); dropped on rollback. */

@@ -52,18 +52,20 @@ export interface SessionOwners {
  * its old token.
  */
 async function take(pool: pg.Pool, sessionId: string, holder: string, ttlMs: number, lapsedForMs: number, own: boolean): Promise<SessionLease | undefined> {
-  const { rows } = await pool.query<{ token: string }>(
-    `INSERT INTO session_owners (session_id, holder, token, expires_at)
+  const { rows } = await pool.query<{ token: string }>({
+    name: "bdk_owner_take",
+    text: `INSERT INTO session_owners (session_id, holder, token, expires_at)
      VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond')
      ON CONFLICT (session_id) DO UPDATE
        SET holder = excluded.holder, token = session_owners.token + 1, expires_at = excluded.expires_at
        WHERE session_owners.expires_at <= clock_timestamp() - $4 * interval '1 millisecond' OR ($5 AND session_owners.holder = excluded.holder)
      RETURNING token`,
-    [sessionId, holder, ttlMs, lapsedForMs, own],
-  );
+    values: [sessionId, holder, ttlMs, lapsedForMs, own],
+  });
   return rows[0] ? { sessionId, holder, token: Number(rows[0].token) } : undefined;
 }
 
+/** Every statement here runs once or more per turn: each is a named (prepared) one, parsed and planned once per connection (bench/cluster/append.ts). */
 export function createSessionOwners(pool: pg.Pool): SessionOwners {
   return {
     acquire: (sessionId, holder, ttlMs, lapsedForMs = 0) => take(pool, sessionId, holder, ttlMs, lapsedForMs, true),
@@ -82,31 +84,34 @@ export function createSessionOwners(pool: pg.Pool): SessionOwners {
     },
 
     async heartbeat(lease, ttlMs) {
-      const { rowCount } = await pool.query(
-        `UPDATE session_owners SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+      const { rowCount } = await pool.query({
+        name: "bdk_owner_heartbeat",
+        text: `UPDATE session_owners SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
          WHERE session_id = $1 AND token = $2 AND expires_at > clock_timestamp()`,
-        [lease.sessionId, lease.token, ttlMs],
-      );
+        values: [lease.sessionId, lease.token, ttlMs],
+      });
       return rowCount === 1;
     },
 
     async release(lease) {
       // The notification goes out on commit, in the one statement: a turn waiting on another node takes the session at once.
-      await pool.query(
-        `WITH released AS (
+      await pool.query({
+        name: "bdk_owner_release",
+        text: `WITH released AS (
            UPDATE session_owners SET expires_at = clock_timestamp() WHERE session_id = $1 AND token = $2 RETURNING session_id
          )
          SELECT pg_notify('${SESSIONS_CHANNEL}', session_id) FROM released`,
-        [lease.sessionId, lease.token],
-      );
+        values: [lease.sessionId, lease.token],
+      });
     },
 
     async takePreemptRequests(sessionId, turnId) {
       // The turn itself is still `queued` until it starts running: its own request was for the turn before it.
-      const { rowCount } = await pool.query(
-        "UPDATE turns SET preempts = false WHERE session_id = $1 AND status = 'queued' AND preempts AND id IS DISTINCT FROM $2",
-        [sessionId, turnId ?? null],
-      );
+      const { rowCount } = await pool.query({
+        name: "bdk_owner_take_preempts",
+        text: "UPDATE turns SET preempts = false WHERE session_id = $1 AND status = 'queued' AND preempts AND id IS DISTINCT FROM $2",
+        values: [sessionId, turnId ?? null],
+      });
       return (rowCount ?? 0) > 0;
     },
   };

@@ -167,7 +167,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     throw new Error(`Could not open the Postgres database ${shownUrl(parsed)}: ${reason}`);
   }
   const shared: Shared = { now: () => clock().toISOString(), holder: nodeHolder(), sinceTrim: new Map(), logRetention: options.logRetention, modelCallChains: new ModelCallChains() };
-  const onPool: PgContext = { db: pgDb(pool), now: shared.now, afterCommit: (effect) => effect() };
+  const onPool: PgContext = { db: pgDb(pool), client: pool, now: shared.now, afterCommit: (effect) => effect() };
   const base = repositories(onPool, shared);
   let closing: Promise<void> | undefined;
   /** The transaction the caller's async context runs in, if any: a nested `transaction` is a savepoint of it. */
@@ -194,7 +194,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       try {
         result = await inTransaction(pool, (client) => {
           const afterCommit = (effect: () => void) => void levels.afterCommit(effect);
-          const inTx: PgContext = { db: pgDb(client), now: shared.now, afterCommit };
+          const inTx: PgContext = { db: pgDb(client), client, now: shared.now, afterCommit };
           const tx: AsyncTransaction = { ...repositories(inTx, shared), afterCommit, onRollback: (effect) => levels.onRollback(effect) };
           const open: OpenTransaction = { client, tx, levels, savepoints: 0, ended: false };
           // Ended as soon as the work has settled, before the commit hands the connection back.

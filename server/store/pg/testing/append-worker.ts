@@ -6,7 +6,8 @@
  * Prints `acquired <token>` first and `appended <index>` per event.
  * argv: <databaseUrl> <sessionId> <holder> <ttlMs> <count>
  */
-import { createPgEventLog, LeaseLostError } from "../event-log.ts";
+import { createPgEventLog } from "../event-log.ts";
+import { LeaseLostError } from "../lease-lost.ts";
 import { createSessionOwners } from "../session-owners.ts";
 import { openPgStore } from "../store.ts";
 
@@ -29,7 +30,7 @@ try {
   for (let n = 0; n < Number(count); n++) {
     const [event] = await log.append(lease, [{ type: "message.received", data: { message: `${holder} ${n}` } }]);
     console.log(`appended ${event.index}`);
-    if (!(await owners.heartbeat(lease, ttl))) throw new LeaseLostError(lease, "the heartbeat was refused");
+    if (!(await owners.heartbeat(lease, ttl))) throw new LeaseLostError(lease.sessionId, lease.token, "the heartbeat was refused");
   }
   console.log("done");
 } catch (error) {
