@@ -1,17 +1,20 @@
 /**
  * HTTP benchmarks of `bdk serve` with the scripted model at zero latency.
- * Run: npx tsx bench/http/run.ts [--short] [memory]   (prints one line per figure;
- * --short, for CI: fewer samples, one round, a smaller replay, fewer sessions
- * for the memory figure; memory: only the memory figure)
+ * Run: npx tsx bench/http/run.ts [--short] [memory | load [--cpu-prof-dir DIR]]
+ * (prints one line per figure; --short, for CI: fewer samples, one round, a
+ * smaller replay, fewer sessions for the memory figure; memory: only the
+ * memory figure; load: only the followed load, on a server of its own,
+ * profiled into DIR with --cpu-prof-dir)
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent } from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openStore } from "../../server/store/index.ts";
 import { KIT_DIR, readNdjson, startServer } from "../../test/support/bdk-server.ts";
-import { concurrentRound, cpuMsOf, type Event, fmt, followWithNodeHttp, median, percentile, postJson, turnOverhead } from "./workloads.ts";
+import { concurrentRound, cpuMsOf, type Event, fmt, followedConversations, followWithNodeHttp, median, percentile, postJson, turnOverhead } from "./workloads.ts";
 
 const DIR = path.join(KIT_DIR, "bot-examples", "pr-approver");
 const SHORT = process.argv.includes("--short");
@@ -59,6 +62,14 @@ async function concurrentSessions(url: string, count = 500, rounds = SHORT ? 1 :
   for (let round = 0; round < rounds; round++) rates.push(await concurrentRound(url, count, `bench-concurrent-${round}`));
   console.log(
     `${count} concurrent sessions, one turn each, ${rounds} round${rounds === 1 ? "" : "s"}: ${rates.map(fmt).join(", ")} turns/s; median ${fmt(median(rates))} turns/s (target ≥ 200)`,
+  );
+}
+
+/** The load of issue 18 and bench/peers: 500 conversations at concurrency 50, a follower on each. */
+async function followedLoad(url: string, count = SHORT ? 200 : 500, concurrency = 50) {
+  const { turnsPerSecond, p99 } = await followedConversations(url, count, concurrency, "bench-followed");
+  console.log(
+    `${count} conversations at concurrency ${concurrency}, a follower on each (load average ${os.loadavg().map(fmt).join(" ")}): ${fmt(turnsPerSecond)} turns/s, p99 ${fmt(p99)} ms`,
   );
 }
 
@@ -188,16 +199,27 @@ async function replay() {
   }
 }
 
-if (!process.argv.includes("memory")) {
+const profileDir = process.argv.includes("--cpu-prof-dir") ? path.resolve(process.argv[process.argv.indexOf("--cpu-prof-dir") + 1]!) : undefined;
+if (process.argv.includes("load")) {
+  const server = await startServer({ dir: DIR, env: profileDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${profileDir}`.trim() } : {} });
+  try {
+    // Warm up the routes and the agent first, as a server that has taken traffic is.
+    await followedConversations(server.url, 50, 10, "bench-warmup");
+    await followedLoad(server.url);
+  } finally {
+    await server.stop();
+  }
+} else if (!process.argv.includes("memory")) {
   const server = await coldStart();
   try {
     await reportTurnOverhead(server.url);
     await serverCpuPerFollowedTurn(server.url, server.child.pid!);
     await concurrentSessions(server.url);
+    await followedLoad(server.url);
     await fanOut(server.url);
   } finally {
     await server.stop();
   }
   await replay();
 }
-await memoryPerSession();
+if (!process.argv.includes("load")) await memoryPerSession();
