@@ -1,10 +1,10 @@
 /**
  * HTTP benchmarks of `bdk serve` with the scripted model at zero latency.
- * Run: npx tsx bench/http/run.ts [--short] [memory | load [--cpu-prof-dir DIR]]
+ * Run: npx tsx bench/http/run.ts [--short] [memory | load [--cpu-prof FILE]]
  * (prints one line per figure; --short, for CI: fewer samples, one round, a
  * smaller replay, fewer sessions for the memory figure; memory: only the
  * memory figure; load: only the followed load, on a server of its own,
- * profiled into DIR with --cpu-prof-dir)
+ * its CPU profile during the load written to FILE with --cpu-prof)
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent } from "node:http";
@@ -199,13 +199,27 @@ async function replay() {
   }
 }
 
-const profileDir = process.argv.includes("--cpu-prof-dir") ? path.resolve(process.argv[process.argv.indexOf("--cpu-prof-dir") + 1]!) : undefined;
+const profileFile = process.argv.includes("--cpu-prof") ? path.resolve(process.argv[process.argv.indexOf("--cpu-prof") + 1]!) : undefined;
 if (process.argv.includes("load")) {
-  const server = await startServer({ dir: DIR, env: profileDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${profileDir}`.trim() } : {} });
+  const probe = fileURLToPath(new URL("./cpu-probe.mjs", import.meta.url));
+  const server = await startServer({
+    dir: DIR,
+    env: profileFile ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${probe}`.trim(), BDK_CPU_PROFILE_FILE: profileFile } : {},
+  });
   try {
-    // Warm up the routes and the agent first, as a server that has taken traffic is.
-    await followedConversations(server.url, 50, 10, "bench-warmup");
+    // As bench/peers measures it: the web app booted (a second after the start) and the routes warm.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await followedConversations(server.url, 100, 10, "bench-warmup");
+    if (profileFile) {
+      rmSync(profileFile, { force: true });
+      process.kill(server.child.pid!, "SIGUSR2");
+    }
     await followedLoad(server.url);
+    if (profileFile) {
+      process.kill(server.child.pid!, "SIGUSR2");
+      while (!existsSync(profileFile)) await new Promise((resolve) => setTimeout(resolve, 50));
+      console.log(`CPU profile of the load: ${profileFile}`);
+    }
   } finally {
     await server.stop();
   }
