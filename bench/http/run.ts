@@ -65,11 +65,17 @@ async function concurrentSessions(url: string, count = 500, rounds = SHORT ? 1 :
   );
 }
 
-/** The load of issue 18 and bench/peers: 500 conversations at concurrency 50, a follower on each. */
-async function followedLoad(url: string, count = SHORT ? 200 : 500, concurrency = 50) {
+/**
+ * The load of issue 18 and bench/peers: 500 conversations at concurrency 50,
+ * a follower on each; with the server's CPU per turn, which other work on
+ * the shared cores moves less than it moves turns/s.
+ */
+async function followedLoad(url: string, pid: number, count = SHORT ? 200 : 500, concurrency = 50) {
+  const before = cpuMsOf(pid);
   const { turnsPerSecond, p99 } = await followedConversations(url, count, concurrency, "bench-followed");
+  const perTurn = (cpuMsOf(pid) - before) / count;
   console.log(
-    `${count} conversations at concurrency ${concurrency}, a follower on each (load average ${os.loadavg().map(fmt).join(" ")}): ${fmt(turnsPerSecond)} turns/s, p99 ${fmt(p99)} ms`,
+    `${count} conversations at concurrency ${concurrency}, a follower on each (load average ${os.loadavg().map(fmt).join(" ")}): ${fmt(turnsPerSecond)} turns/s, p99 ${fmt(p99)} ms, server CPU ${perTurn.toFixed(2)} ms per turn`,
   );
 }
 
@@ -214,7 +220,7 @@ if (process.argv.includes("load")) {
       rmSync(profileFile, { force: true });
       process.kill(server.child.pid!, "SIGUSR2");
     }
-    await followedLoad(server.url);
+    await followedLoad(server.url, server.child.pid!);
     if (profileFile) {
       process.kill(server.child.pid!, "SIGUSR2");
       while (!existsSync(profileFile)) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -229,7 +235,7 @@ if (process.argv.includes("load")) {
     await reportTurnOverhead(server.url);
     await serverCpuPerFollowedTurn(server.url, server.child.pid!);
     await concurrentSessions(server.url);
-    await followedLoad(server.url);
+    await followedLoad(server.url, server.child.pid!);
     await fanOut(server.url);
   } finally {
     await server.stop();

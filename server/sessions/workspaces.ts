@@ -5,7 +5,7 @@
  * is deleted.
  */
 import { mkdirSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { planWorkspaceFiles, prepareWorkspace, writeWorkspaceFiles } from "../harness/workspace.ts";
 import type { ResolvedAgent } from "../load/types.ts";
@@ -57,9 +57,10 @@ export class SessionWorkspaces {
     if (prepared === agent.version) return;
     const agentTools = agent.tools.filter((tool) => tool.execution === "agent");
     if (prepared === undefined && agent.skills.length === 0 && !agent.sandboxDir && agentTools.length === 0) {
-      // Nothing to lay out: the directory is the whole workspace. Made synchronously: under load a
-      // thread-pool mkdir costs the process several times the CPU of mkdirSync (docs/architecture.md).
-      this.dirOf(owner);
+      // Nothing to lay out: the directory is the whole workspace (made off the main thread).
+      const { dir } = this.locate(owner);
+      await mkdir(dir, { recursive: true });
+      this.made.set(dir, true);
       this.preparedFor.set(owner.id, agent.version);
       return;
     }
