@@ -1,17 +1,20 @@
 /**
  * HTTP benchmarks of `bdk serve` with the scripted model at zero latency.
- * Run: npx tsx bench/http/run.ts [--short] [memory]   (prints one line per figure;
- * --short, for CI: fewer samples, one round, a smaller replay, fewer sessions
- * for the memory figure; memory: only the memory figure)
+ * Run: npx tsx bench/http/run.ts [--short] [memory | load [--cpu-prof FILE]]
+ * (prints one line per figure; --short, for CI: fewer samples, one round, a
+ * smaller replay, fewer sessions for the memory figure; memory: only the
+ * memory figure; load: only the followed load, on a server of its own,
+ * its CPU profile during the load written to FILE with --cpu-prof)
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent } from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openStore } from "../../server/store/index.ts";
 import { KIT_DIR, readNdjson, startServer } from "../../test/support/bdk-server.ts";
-import { concurrentRound, cpuMsOf, type Event, fmt, followWithNodeHttp, median, percentile, postJson, turnOverhead } from "./workloads.ts";
+import { concurrentRound, cpuMsOf, type Event, fmt, followedConversations, followWithNodeHttp, median, percentile, postJson, turnOverhead } from "./workloads.ts";
 
 const DIR = path.join(KIT_DIR, "bot-examples", "pr-approver");
 const SHORT = process.argv.includes("--short");
@@ -59,6 +62,20 @@ async function concurrentSessions(url: string, count = 500, rounds = SHORT ? 1 :
   for (let round = 0; round < rounds; round++) rates.push(await concurrentRound(url, count, `bench-concurrent-${round}`));
   console.log(
     `${count} concurrent sessions, one turn each, ${rounds} round${rounds === 1 ? "" : "s"}: ${rates.map(fmt).join(", ")} turns/s; median ${fmt(median(rates))} turns/s (target ≥ 200)`,
+  );
+}
+
+/**
+ * The load of issue 18 and bench/peers: 500 conversations at concurrency 50,
+ * a follower on each; with the server's CPU per turn, which other work on
+ * the shared cores moves less than it moves turns/s.
+ */
+async function followedLoad(url: string, pid: number, count = SHORT ? 200 : 500, concurrency = 50) {
+  const before = cpuMsOf(pid);
+  const { turnsPerSecond, p99 } = await followedConversations(url, count, concurrency, "bench-followed");
+  const perTurn = (cpuMsOf(pid) - before) / count;
+  console.log(
+    `${count} conversations at concurrency ${concurrency}, a follower on each (load average ${os.loadavg().map(fmt).join(" ")}): ${fmt(turnsPerSecond)} turns/s, p99 ${fmt(p99)} ms, server CPU ${perTurn.toFixed(2)} ms per turn`,
   );
 }
 
@@ -188,16 +205,41 @@ async function replay() {
   }
 }
 
-if (!process.argv.includes("memory")) {
+const profileFile = process.argv.includes("--cpu-prof") ? path.resolve(process.argv[process.argv.indexOf("--cpu-prof") + 1]!) : undefined;
+if (process.argv.includes("load")) {
+  const probe = fileURLToPath(new URL("./cpu-probe.mjs", import.meta.url));
+  const server = await startServer({
+    dir: DIR,
+    env: profileFile ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${probe}`.trim(), BDK_CPU_PROFILE_FILE: profileFile } : {},
+  });
+  try {
+    // As bench/peers measures it: the web app booted (a second after the start) and the routes warm.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await followedConversations(server.url, 100, 10, "bench-warmup");
+    if (profileFile) {
+      rmSync(profileFile, { force: true });
+      process.kill(server.child.pid!, "SIGUSR2");
+    }
+    await followedLoad(server.url, server.child.pid!);
+    if (profileFile) {
+      process.kill(server.child.pid!, "SIGUSR2");
+      while (!existsSync(profileFile)) await new Promise((resolve) => setTimeout(resolve, 50));
+      console.log(`CPU profile of the load: ${profileFile}`);
+    }
+  } finally {
+    await server.stop();
+  }
+} else if (!process.argv.includes("memory")) {
   const server = await coldStart();
   try {
     await reportTurnOverhead(server.url);
     await serverCpuPerFollowedTurn(server.url, server.child.pid!);
     await concurrentSessions(server.url);
+    await followedLoad(server.url, server.child.pid!);
     await fanOut(server.url);
   } finally {
     await server.stop();
   }
   await replay();
 }
-await memoryPerSession();
+if (!process.argv.includes("load")) await memoryPerSession();

@@ -71,6 +71,33 @@ export async function concurrentRound(url: string, count: number, title: string)
   return count / ((performance.now() - started) / 1000);
 }
 
+/**
+ * `count` conversations, `concurrency` at a time, each as bench/peers drives
+ * one: `POST /v1/session {message}`, then its stream followed until
+ * `turn.completed` (the follower), both through one keep-alive agent.
+ * Turns per second over the whole load, and the p99 of a conversation.
+ */
+export async function followedConversations(url: string, count: number, concurrency: number, title: string): Promise<{ turnsPerSecond: number; p99: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency * 2 });
+  const turns: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        const at = performance.now();
+        const created = await postJson<{ sessionId: string }>(agent, `${url}/v1/session`, { message: "hello", title });
+        await followWithNodeHttp(`${url}/v1/session/${created.sessionId}/stream`, (event) => event.type === "turn.completed", agent);
+        turns.push(performance.now() - at);
+      }
+    }),
+  );
+  const turnsPerSecond = count / ((performance.now() - started) / 1000);
+  agent.destroy();
+  return { turnsPerSecond, p99: percentile(turns, 99) };
+}
+
 async function listAll(url: string, title: string): Promise<{ id: string; status: string }[]> {
   type Page = { sessions: { id: string; status: string }[]; nextCursor?: string | null };
   const all: Page["sessions"] = [];
@@ -102,10 +129,10 @@ export function postJson<T>(agent: Agent, target: string, body: unknown): Promis
   });
 }
 
-/** Reads an NDJSON stream with node:http until `until` says stop. */
-export function followWithNodeHttp(streamUrl: string, until: (event: Event) => boolean): Promise<void> {
+/** Reads an NDJSON stream with node:http (through `agent`, default the global one) until `until` says stop. */
+export function followWithNodeHttp(streamUrl: string, until: (event: Event) => boolean, agent?: Agent): Promise<void> {
   return new Promise((resolve, reject) => {
-    get(streamUrl, (response) => {
+    get(streamUrl, { agent }, (response) => {
       let buffer = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => {
