@@ -17,9 +17,14 @@
  * and then the medians over the rounds and BDK ÷ peer for each figure.
  *
  *   npx tsx bench/peers/run.ts [--rounds 3] [--conversations 500] [--concurrency 50]
+ *     [--peers bdk,mastra,mastra-memory,eve,eve-nitro]
  *
  * Peers: Mastra (`@mastra/core` 1.71.0 on its Hono server adapter, its
- * MockLanguageModelV2) and eve 0.80.1 (the agent in bench/peers/eve-agent
+ * MockLanguageModelV2) twice: "mastra", stateless, and "mastra-memory", with
+ * its Memory on LibSQLStore, a thread per conversation read back once the
+ * answer has streamed. The ≥3× target is judged against mastra-memory, since
+ * BDK's conversations are durable and continuable; the stateless figure is
+ * printed beside it. And eve 0.80.1 (the agent in bench/peers/eve-agent
  * with eve's `mockModel`, compiled once per run by `eve build`), served both
  * by `eve start` ("eve": its CLI, which serves the Nitro output from a child
  * process) and by that Nitro output alone ("eve-nitro").
