@@ -17,9 +17,14 @@
  * and then the medians over the rounds and BDK ÷ peer for each figure.
  *
  *   npx tsx bench/peers/run.ts [--rounds 3] [--conversations 500] [--concurrency 50]
+ *     [--peers bdk,mastra,mastra-memory,eve,eve-nitro]
  *
  * Peers: Mastra (`@mastra/core` 1.71.0 on its Hono server adapter, its
- * MockLanguageModelV2) and eve 0.80.1 (the agent in bench/peers/eve-agent
+ * MockLanguageModelV2) twice: "mastra", stateless, and "mastra-memory", with
+ * its Memory on LibSQLStore, a thread per conversation read back once the
+ * answer has streamed. The ≥3× target is judged against mastra-memory, since
+ * BDK's conversations are durable and continuable; the stateless figure is
+ * printed beside it. And eve 0.80.1 (the agent in bench/peers/eve-agent
  * with eve's `mockModel`, compiled once per run by `eve build`), served both
  * by `eve start` ("eve": its CLI, which serves the Nitro output from a child
  * process) and by that Nitro output alone ("eve-nitro").
@@ -31,24 +36,33 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { percentile } from "../http/workloads.ts";
 
 const KIT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WORK = path.join(KIT, "bench", ".work", "peers");
 
-function flag(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index === -1 ? fallback : Number(process.argv[index + 1]);
-}
-
-const ROUNDS = flag("rounds", 3);
-const CONVERSATIONS = flag("conversations", 500);
-const CONCURRENCY = flag("concurrency", 50);
+const PEER_NAMES = ["bdk", "mastra", "mastra-memory", "eve", "eve-nitro"];
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    conversations: { type: "string", default: "500" },
+    concurrency: { type: "string", default: "50" },
+    peers: { type: "string", default: PEER_NAMES.join(",") },
+  },
+});
+const ROUNDS = Number(args.rounds);
+const CONVERSATIONS = Number(args.conversations);
+const CONCURRENCY = Number(args.concurrency);
+const SELECTED = args.peers.split(",");
+const unknownPeer = SELECTED.find((name) => !PEER_NAMES.includes(name));
+if (unknownPeer !== undefined) throw new Error(`--peers: no peer named ${unknownPeer} (peers: ${PEER_NAMES.join(", ")})`);
 const SEQUENTIAL = 100;
 
 /** What each peer installs, exactly. */
 const PEER_PACKAGES: Record<string, string[]> = {
-  mastra: ["@mastra/core@1.71.0", "@mastra/hono@1.7.9", "hono@4.13.19", "@hono/node-server@1.19.19"],
+  // @mastra/memory and @mastra/libsql (peer dependency @mastra/core >=1.4.1 and >=1.68.0) serve mastra-memory only.
+  mastra: ["@mastra/core@1.71.0", "@mastra/hono@1.7.9", "hono@4.13.19", "@hono/node-server@1.19.19", "@mastra/memory@1.31.0", "@mastra/libsql@1.23.1"],
   // eve's agents import `ai` (its peer dependency) and `zod`; pinned at the versions eve 0.80.1 resolved to.
   eve: ["eve@0.80.1", "ai@7.0.173", "zod@4.6.7"],
 };
@@ -134,16 +148,37 @@ function bdkPeer(): Peer {
   };
 }
 
-function mastraPeer(node: string, dir: string): Peer {
+function mastraPeers(node: string, dir: string): Peer[] {
   copyFileSync(path.join(KIT, "bench", "peers", "mastra-server.mjs"), path.join(dir, "mastra-server.mjs"));
-  return {
-    name: "mastra",
-    ready: "/api/agents",
-    start: (port) => spawn(node, ["mastra-server.mjs", String(port)], { cwd: dir, stdio: "ignore" }),
-    async turn(url, agent) {
-      await readBody(`${url}/api/agents/bench/stream`, "POST", agent, { messages: [{ role: "user", content: "hello" }] });
+  const store = path.join(dir, "memory.db");
+  let conversation = 0;
+  return [
+    {
+      name: "mastra",
+      ready: "/api/agents",
+      start: (port) => spawn(node, ["mastra-server.mjs", String(port)], { cwd: dir, stdio: "ignore" }),
+      async turn(url, agent) {
+        await readBody(`${url}/api/agents/bench/stream`, "POST", agent, { messages: [{ role: "user", content: "hello" }] });
+      },
     },
-  };
+    {
+      name: "mastra-memory",
+      ready: "/api/agents",
+      // An empty store per start, as BDK gets a fresh state root (LibSQL keeps a -wal and -shm beside the file).
+      reset: () => {
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${store}${suffix}`, { force: true });
+      },
+      start: (port) => spawn(node, ["mastra-server.mjs", String(port), store], { cwd: dir, stdio: "ignore" }),
+      // Each conversation a new thread; the follower's part is a read of the thread's stored messages once the
+      // answer has streamed (Mastra's /observe replays a run only for a durable agent's pubsub, not a thread).
+      async turn(url, agent) {
+        const thread = `bench-${process.pid}-${++conversation}`;
+        await readBody(`${url}/api/agents/bench/stream`, "POST", agent, { messages: [{ role: "user", content: "hello" }], memory: { thread, resource: thread } });
+        const stored = JSON.parse(await readBody(`${url}/api/memory/threads/${thread}/messages?agentId=bench&resourceId=${thread}`, "GET", agent)) as { total: number };
+        if (stored.total !== 2) throw new Error(`mastra-memory: thread ${thread} holds ${stored.total} messages, not the question and its answer`);
+      },
+    },
+  ];
 }
 
 /**
@@ -294,7 +329,12 @@ const FIGURES: { key: Exclude<keyof Figures, "idleRssEachMb">; label: string; un
 ];
 
 const node = node24();
-const peers = [bdkPeer(), mastraPeer(node, install("mastra", node)), ...evePeers(node, install("eve", node))];
+const wants = (prefix: string) => SELECTED.some((name) => name.startsWith(prefix));
+const peers = [
+  bdkPeer(),
+  ...(wants("mastra") ? mastraPeers(node, install("mastra", node)) : []),
+  ...(wants("eve") ? evePeers(node, install("eve", node)) : []),
+].filter((peer) => SELECTED.includes(peer.name));
 console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}; BDK on Node ${process.version}, peers on ${execFileSync(node, ["--version"], { encoding: "utf8" }).trim()}`);
 const results = new Map<string, Figures[]>(peers.map((peer) => [peer.name, []]));
 for (let round = 0; round < ROUNDS; round++) {
