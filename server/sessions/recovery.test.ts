@@ -109,5 +109,5 @@ it("adopts a turn parked on a pending approval and still ends the message that w
   expect(store.turns.get(turns[0])?.status).toBe("running");
   expect(store.turns.get(waiting.id)?.status).toBe("interrupted");
   expect(store.turns.get(turns[1])?.status).toBe("interrupted");
-  expect((await runtime.listApprovals(me)).map((row) => row.id)).toEqual([approval.id]);
+  expect((await runtime.inbox.listApprovals(me)).map((row) => row.id)).toEqual([approval.id]);
 });
